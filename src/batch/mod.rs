@@ -1,0 +1,2 @@
+//! Batch verification: many modules, in isolated processes, in parallel, with
+//! durable resumable results.

@@ -1,0 +1,1 @@
+//! Graphviz output of CFAs.

@@ -1,0 +1,56 @@
+//! The command line: argument parsing and output only; no analysis logic.
+//! Each subcommand lives in its own file.
+
+mod batch;
+mod cfa;
+mod report;
+mod spec;
+mod verify;
+
+use clap::{Parser, Subcommand};
+use std::process::ExitCode;
+
+#[derive(Parser)]
+#[command(
+    name = "mpv",
+    version,
+    about = "Multi-property verifier for Linux driver API rules"
+)]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Subcommand)]
+enum Command {
+    /// Parse a C file and print a summary of its control-flow automata.
+    Cfa(cfa::CfaArgs),
+    /// Check, list and test specification files.
+    #[command(subcommand)]
+    Spec(spec::SpecCommand),
+    /// Verify a module against a set of properties.
+    Verify(verify::VerifyArgs),
+    /// Verify many modules in parallel, isolated, with resumable results.
+    Batch(batch::BatchArgs),
+    /// Summarise batch results.
+    Report(report::ReportArgs),
+}
+
+/// Runs the command line; exit code 0 on success, 1 on a user-facing error.
+pub fn run() -> ExitCode {
+    let cli = Cli::parse();
+    let result = match cli.command {
+        Command::Cfa(a) => cfa::run(a),
+        Command::Spec(c) => spec::run(c),
+        Command::Verify(a) => verify::run(a),
+        Command::Batch(a) => batch::run(a),
+        Command::Report(a) => report::run(a),
+    };
+    match result {
+        Ok(code) => code,
+        Err(e) => {
+            eprintln!("mpv: error: {e}");
+            ExitCode::from(1)
+        }
+    }
+}

@@ -1,0 +1,123 @@
+//! Configurable program analysis (paper 002, Sect. 2; Beyer, Henzinger,
+//! Théoduloz): the [`Cpa`] interface with exactly the operators of the theory,
+//! and the component analyses built on it.
+//!
+//! Components: `location`, `callstack`, `automaton` (specification CPA),
+//! `predicate` (predicate analysis with large-block encoding) and `loom`, the
+//! composite that weaves the operations of the specification automata into
+//! the transition relation on the fly.
+
+use crate::cfa::{Edge, EdgeId, EdgeOp, LocId};
+use crate::ir::{FuncId, SrcPos};
+
+/// One step of the analysed transition system, as seen by a component CPA.
+///
+/// The composite ([`loom`](self)) decides which transitions leave a state: CFA
+/// edges of the current location, entering a callee of a call edge, returning
+/// to the caller, or the next pending woven operation.
+#[derive(Clone, Copy, Debug)]
+pub enum Transition<'a> {
+    /// An intraprocedural CFA edge (including calls of functions without a
+    /// body, which the analyses interpret by the callee's `FunctionKind`).
+    Edge { id: EdgeId, edge: &'a Edge },
+    /// From the call site of `call` (an `EdgeOp::Call`) to `callee`'s entry,
+    /// binding the arguments to the formal parameters.
+    Enter {
+        call: EdgeId,
+        edge: &'a Edge,
+        callee: FuncId,
+    },
+    /// From `callee`'s exit back to the return site of `call`, assigning the
+    /// returned value to the call's left-hand side.
+    Return {
+        call: EdgeId,
+        edge: &'a Edge,
+        callee: FuncId,
+    },
+    /// An operation woven in by a specification automaton (an
+    /// `EdgeOp::Assume` or `EdgeOp::Assign` over program and automaton
+    /// variables), attributed to the CFA edge that triggered it.
+    Woven { op: &'a EdgeOp, pos: SrcPos },
+}
+
+impl Transition<'_> {
+    pub fn pos(&self) -> SrcPos {
+        match self {
+            Transition::Edge { edge, .. }
+            | Transition::Enter { edge, .. }
+            | Transition::Return { edge, .. } => edge.pos,
+            Transition::Woven { pos, .. } => *pos,
+        }
+    }
+
+    /// The location the step ends in, if it is a CFA location.
+    pub fn target_hint(&self) -> Option<LocId> {
+        match self {
+            Transition::Edge { edge, .. } | Transition::Return { edge, .. } => Some(edge.to),
+            _ => None,
+        }
+    }
+}
+
+/// A configurable program analysis `(D, Π, ⇝, merge, stop, prec, target)`.
+pub trait Cpa {
+    type State: Clone + std::fmt::Debug;
+    type Precision: Clone + std::fmt::Debug;
+
+    /// The initial abstract state at the program's start location.
+    fn initial_state(&self, start: LocId) -> Self::State;
+
+    fn initial_precision(&self, start: LocId) -> Self::Precision;
+
+    /// The transfer relation: successors of `state` along `step` (empty if
+    /// the step is infeasible for this analysis).
+    fn transfer(
+        &self,
+        state: &Self::State,
+        step: &Transition,
+        prec: &Self::Precision,
+    ) -> Vec<Self::State>;
+
+    /// The partial order of the abstract domain (`⊑`).
+    fn less_or_equal(&self, a: &Self::State, b: &Self::State) -> bool;
+
+    /// `merge(new, reached, π)`; the default is merge-sep.
+    fn merge(
+        &self,
+        _new: &Self::State,
+        reached: &Self::State,
+        _prec: &Self::Precision,
+    ) -> Self::State {
+        reached.clone()
+    }
+
+    /// `stop(e, R, π)`; the default is stop-sep (covered by one reached state).
+    fn stop<'r>(
+        &self,
+        state: &Self::State,
+        reached: &mut dyn Iterator<Item = &'r Self::State>,
+        _prec: &Self::Precision,
+    ) -> bool
+    where
+        Self::State: 'r,
+    {
+        let mut covered = false;
+        for r in reached {
+            if self.less_or_equal(state, r) {
+                covered = true;
+                break;
+            }
+        }
+        covered
+    }
+
+    /// Precision adjustment `prec(e, π, R)`; the default is static.
+    fn prec(&self, state: Self::State, prec: Self::Precision) -> (Self::State, Self::Precision) {
+        (state, prec)
+    }
+
+    /// Whether the state violates the specification.
+    fn is_target(&self, _state: &Self::State) -> bool {
+        false
+    }
+}

@@ -1,0 +1,205 @@
+//! C types, interned in a [`TypeTable`] (LP64 data model: `long` and pointers are 64 bits).
+
+use hashbrown::HashMap;
+use serde::Serialize;
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize)]
+pub struct TypeId(pub u32);
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize)]
+pub struct CompositeId(pub u32);
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
+pub enum IntKind {
+    Bool,
+    Char,
+    SChar,
+    UChar,
+    Short,
+    UShort,
+    Int,
+    UInt,
+    Long,
+    ULong,
+    LongLong,
+    ULongLong,
+    Int128,
+    UInt128,
+}
+
+impl IntKind {
+    pub fn bits(self) -> u32 {
+        match self {
+            IntKind::Bool => 8,
+            IntKind::Char | IntKind::SChar | IntKind::UChar => 8,
+            IntKind::Short | IntKind::UShort => 16,
+            IntKind::Int | IntKind::UInt => 32,
+            IntKind::Long | IntKind::ULong | IntKind::LongLong | IntKind::ULongLong => 64,
+            IntKind::Int128 | IntKind::UInt128 => 128,
+        }
+    }
+
+    /// `char` is signed on x86-64.
+    pub fn signed(self) -> bool {
+        matches!(
+            self,
+            IntKind::Char
+                | IntKind::SChar
+                | IntKind::Short
+                | IntKind::Int
+                | IntKind::Long
+                | IntKind::LongLong
+                | IntKind::Int128
+        )
+    }
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize)]
+pub enum Type {
+    Void,
+    Int(IntKind),
+    /// `float` (32), `double` (64), `long double` (128).
+    Float(u32),
+    Pointer(TypeId),
+    Array {
+        elem: TypeId,
+        len: Option<u64>,
+    },
+    /// A struct or union; see [`Composite`].
+    Composite(CompositeId),
+    Function {
+        ret: TypeId,
+        params: Vec<TypeId>,
+        variadic: bool,
+    },
+}
+
+#[derive(Clone, Debug, Serialize)]
+pub struct Field {
+    pub name: Option<String>,
+    pub ty: TypeId,
+    /// Byte offset inside the composite (0 for every member of a union).
+    pub offset: u64,
+    pub bit_width: Option<u32>,
+}
+
+#[derive(Clone, Debug, Serialize)]
+pub struct Composite {
+    /// The tag, or a generated name for anonymous composites.
+    pub name: String,
+    pub is_union: bool,
+    pub fields: Vec<Field>,
+    /// False while only a forward declaration has been seen.
+    pub complete: bool,
+    pub size: u64,
+    pub align: u64,
+}
+
+/// Interned types: equal types have equal ids.
+#[derive(Clone, Debug, Default, Serialize)]
+pub struct TypeTable {
+    types: Vec<Type>,
+    #[serde(skip)]
+    index: HashMap<Type, TypeId>,
+    pub composites: Vec<Composite>,
+}
+
+impl TypeTable {
+    pub fn new() -> Self {
+        Self::default()
+    }
+
+    pub fn intern(&mut self, ty: Type) -> TypeId {
+        if let Some(&id) = self.index.get(&ty) {
+            return id;
+        }
+        let id = TypeId(self.types.len() as u32);
+        self.types.push(ty.clone());
+        self.index.insert(ty, id);
+        id
+    }
+
+    pub fn get(&self, id: TypeId) -> &Type {
+        &self.types[id.0 as usize]
+    }
+
+    pub fn composite(&self, id: CompositeId) -> &Composite {
+        &self.composites[id.0 as usize]
+    }
+
+    pub fn add_composite(&mut self, c: Composite) -> CompositeId {
+        self.composites.push(c);
+        CompositeId(self.composites.len() as u32 - 1)
+    }
+
+    pub fn composite_mut(&mut self, id: CompositeId) -> &mut Composite {
+        &mut self.composites[id.0 as usize]
+    }
+
+    pub fn void(&mut self) -> TypeId {
+        self.intern(Type::Void)
+    }
+
+    pub fn int(&mut self, k: IntKind) -> TypeId {
+        self.intern(Type::Int(k))
+    }
+
+    pub fn pointer(&mut self, to: TypeId) -> TypeId {
+        self.intern(Type::Pointer(to))
+    }
+
+    pub fn is_integer(&self, id: TypeId) -> bool {
+        matches!(self.get(id), Type::Int(_))
+    }
+
+    pub fn is_pointer(&self, id: TypeId) -> bool {
+        matches!(self.get(id), Type::Pointer(_))
+    }
+
+    /// Integer or pointer: representable as a single SMT term.
+    pub fn is_scalar(&self, id: TypeId) -> bool {
+        matches!(
+            self.get(id),
+            Type::Int(_) | Type::Pointer(_) | Type::Float(_)
+        )
+    }
+
+    pub fn pointee(&self, id: TypeId) -> Option<TypeId> {
+        match self.get(id) {
+            Type::Pointer(t) => Some(*t),
+            _ => None,
+        }
+    }
+
+    /// Size in bytes (LP64); incomplete types and functions have size 1.
+    pub fn size_of(&self, id: TypeId) -> u64 {
+        match self.get(id) {
+            Type::Void | Type::Function { .. } => 1,
+            Type::Int(k) => (k.bits() / 8) as u64,
+            Type::Float(bits) => (*bits / 8) as u64,
+            Type::Pointer(_) => 8,
+            Type::Array { elem, len } => self.size_of(*elem) * len.unwrap_or(0),
+            Type::Composite(c) => {
+                self.composite(*c)
+                    .size
+                    .max(if self.composite(*c).complete { 0 } else { 1 })
+            }
+        }
+    }
+
+    pub fn align_of(&self, id: TypeId) -> u64 {
+        match self.get(id) {
+            Type::Array { elem, .. } => self.align_of(*elem),
+            Type::Composite(c) => self.composite(*c).align.max(1),
+            _ => self.size_of(id).clamp(1, 16),
+        }
+    }
+
+    pub fn len(&self) -> usize {
+        self.types.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.types.is_empty()
+    }
+}

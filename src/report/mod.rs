@@ -1,0 +1,1 @@
+//! Per-property results, counterexamples and the JSON output schema.

@@ -1,0 +1,1 @@
+//! C expressions to Z3 terms, the solver wrapper and its caches.
