@@ -1,2 +1,4 @@
 //! Algorithms generic over [`crate::cpa::Cpa`]: the CPA algorithm (Alg. 1) and
 //! its abstract reachability graph, CEGAR, and the SDC loop (Alg. 2).
+
+pub mod sdc;

@@ -1,0 +1,228 @@
+//! The specification-decomposition loop SDC (Alg. 2 of paper 002).
+//!
+//! [`sdc`] wraps an [`Analysis`] (the `analyze` of Alg. 2: CEGAR over the
+//! LOOM composite, operating on its own `reached` and `waitlist`) and a
+//! decomposition [`Strategy`]. It returns one [`Outcome`] per property.
+//!
+//! Beyond the paper's pseudo code:
+//! - an overall CPU limit for the whole loop (`--time-limit`): each run's
+//!   budget is capped by what is left, and properties still open when it is
+//!   used up end as UNKNOWN with reason `timeout`;
+//! - the analysis may give a property up (an unsupported construct on its
+//!   counterexample, refinement without progress); such a property leaves
+//!   `remaining` like a violated one, as UNKNOWN with the analysis' reason.
+
+pub mod monitor;
+pub mod strategy;
+
+use std::collections::{BTreeMap, BTreeSet};
+use std::hash::Hash;
+use std::time::Duration;
+
+pub use monitor::{Budget, Clock, CpuClock, ManualClock, Monitor, RefinementRule, Usage};
+pub use strategy::{Planner, Strategy, StrategyConfig};
+
+/// What one call of `analyze_β(reached, waitlist)` found.
+#[derive(Debug)]
+pub struct RunReport<P, C> {
+    /// Feasible counterexamples, each with the properties it violates (`P(cex)`).
+    pub counterexamples: Vec<(BTreeSet<P>, C)>,
+    /// Properties the analysis cannot decide, with the reason.
+    pub given_up: Vec<(P, String)>,
+}
+
+impl<P, C> Default for RunReport<P, C> {
+    fn default() -> Self {
+        RunReport {
+            counterexamples: Vec::new(),
+            given_up: Vec::new(),
+        }
+    }
+}
+
+/// The analysis algorithm wrapped by SDC.
+pub trait Analysis {
+    type Property: Copy + Ord + Hash + std::fmt::Debug;
+    type Counterexample: Clone;
+
+    /// Line 5: a fresh `reached = waitlist = {(e_0, π)}` with `enabled` as
+    /// the properties of the specification precision.
+    fn restart(&mut self, enabled: &BTreeSet<Self::Property>);
+
+    /// Line 7: continue until a feasible counterexample is found, the fixed
+    /// point is reached, or `budget` is exhausted. The analysis applies
+    /// `exceeds` in its precision adjustment and records its resource use in
+    /// `monitor`.
+    fn analyze(
+        &mut self,
+        budget: &Budget,
+        monitor: &mut Monitor<Self::Property>,
+        clock: &dyn Clock,
+    ) -> RunReport<Self::Property, Self::Counterexample>;
+
+    /// Whether the waitlist is empty (the fixed point is reached).
+    fn finished(&self) -> bool;
+
+    /// Line 10, `disable(waitlist, props)`: removes `props` from the
+    /// precisions of all states in the waitlist.
+    fn disable(&mut self, props: &BTreeSet<Self::Property>);
+
+    /// `active(reached)`: the properties that stayed enabled in every state
+    /// of the last run (not removed by `exceeds`, not disabled).
+    fn active(&self) -> BTreeSet<Self::Property>;
+}
+
+/// Why a property has no verdict.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum UnknownReason {
+    /// The overall CPU limit was used up.
+    Timeout,
+    /// The strategy gave the property up after its budget ran out (`resigned`).
+    Resigned { strategy: Strategy },
+    /// The analysis could not decide it.
+    Analysis(String),
+}
+
+impl std::fmt::Display for UnknownReason {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            UnknownReason::Timeout => write!(f, "timeout"),
+            UnknownReason::Resigned { strategy } => {
+                write!(f, "resigned: budget exhausted ({strategy:?})")
+            }
+            UnknownReason::Analysis(r) => write!(f, "{r}"),
+        }
+    }
+}
+
+/// The result for one property.
+#[derive(Debug)]
+pub enum Outcome<C> {
+    Satisfied,
+    Violated(C),
+    Unknown(UnknownReason),
+}
+
+/// One run of the analysis on one partition (for reports).
+#[derive(Clone, Debug)]
+pub struct PartitionRun<P> {
+    pub properties: BTreeSet<P>,
+    pub budget: Budget,
+    pub spent: Duration,
+    pub refinements: u64,
+    pub transitions: u64,
+    /// Whether the run reached its fixed point.
+    pub finished: bool,
+}
+
+/// What SDC returns: a verdict per property and the partitions it ran.
+#[derive(Debug)]
+pub struct SdcResult<P, C> {
+    pub outcomes: BTreeMap<P, Outcome<C>>,
+    pub partitions: Vec<PartitionRun<P>>,
+    /// Properties identified as relevant (`ut_p(p, sc) > 0` in some run).
+    pub relevant: BTreeSet<P>,
+}
+
+/// Alg. 2: verifies `properties` with `analysis` under `strategy`, within an
+/// overall analysis CPU limit `total` (if any).
+pub fn sdc<A: Analysis>(
+    analysis: &mut A,
+    properties: &BTreeSet<A::Property>,
+    strategy: Strategy,
+    config: StrategyConfig,
+    total: Option<Duration>,
+    clock: &dyn Clock,
+) -> SdcResult<A::Property, A::Counterexample> {
+    let started = clock.now();
+    let mut planner = Planner::new(strategy, config);
+    let mut outcomes = BTreeMap::new();
+    let mut remaining = properties.clone();
+    let mut partitions = Vec::new();
+    let mut relevant = BTreeSet::new();
+
+    while let Some((partition, mut budget)) = planner.next(&remaining) {
+        let left = total.map(|t| t.saturating_sub(clock.now().saturating_sub(started)));
+        if left == Some(Duration::ZERO) {
+            break;
+        }
+        // Cap the run's budget by what is left of the overall limit.
+        let capped_by_total = match (budget.cpu, left) {
+            (Some(b), Some(l)) if l < b => true,
+            (None, Some(_)) => true,
+            _ => false,
+        };
+        if capped_by_total {
+            budget.cpu = left;
+        }
+
+        analysis.restart(&partition);
+        let mut monitor = Monitor::start(clock);
+        loop {
+            let report = analysis.analyze(&budget, &mut monitor, clock);
+            let mut decided = BTreeSet::new();
+            for (props, cex) in report.counterexamples.into_iter() {
+                for p in props {
+                    if remaining.remove(&p) {
+                        decided.insert(p);
+                        outcomes.insert(p, Outcome::Violated(cex.clone()));
+                    }
+                }
+            }
+            for (p, reason) in report.given_up {
+                if remaining.remove(&p) {
+                    decided.insert(p);
+                    outcomes.insert(p, Outcome::Unknown(UnknownReason::Analysis(reason)));
+                }
+            }
+            if decided.is_empty() {
+                break;
+            }
+            analysis.disable(&decided);
+        }
+        relevant.extend(monitor.relevant());
+        planner.observe_relevant(&monitor.relevant());
+        let finished = analysis.finished();
+        partitions.push(PartitionRun {
+            properties: partition.clone(),
+            budget: budget.clone(),
+            spent: monitor.analysis_cpu(clock),
+            refinements: monitor.refinements(),
+            transitions: monitor.transitions(),
+            finished,
+        });
+        if finished {
+            for p in analysis.active().intersection(&partition) {
+                if remaining.remove(p) {
+                    outcomes.insert(*p, Outcome::Satisfied);
+                }
+            }
+        } else if capped_by_total && budget.run_exhausted(&monitor, clock) {
+            // The overall limit, not the strategy's budget, stopped this run.
+            break;
+        } else {
+            for p in planner.resigned(&partition) {
+                if remaining.remove(&p) {
+                    outcomes.insert(p, Outcome::Unknown(UnknownReason::Resigned { strategy }));
+                }
+            }
+        }
+    }
+    let timed_out = total.is_some_and(|t| clock.now().saturating_sub(started) >= t);
+    for p in remaining {
+        let reason = if timed_out {
+            UnknownReason::Timeout
+        } else {
+            UnknownReason::Resigned { strategy }
+        };
+        outcomes.insert(p, Outcome::Unknown(reason));
+    }
+    SdcResult {
+        outcomes,
+        partitions,
+        relevant,
+    }
+}
+
+#[cfg(test)]
+mod tests;

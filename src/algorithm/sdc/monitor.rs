@@ -1,0 +1,275 @@
+//! The resource utilisation monitor `U = (ut, ut_p)` of Sect. 4.1 and the
+//! resource budgets `β` that read it.
+//!
+//! Resources `H = {at, rc, sc}`: analysis CPU time, refinements and
+//! automaton transitions. `ut` gives the totals since the monitor was
+//! (re)started, `ut_p` the amounts attributed to one property:
+//! - `rc_p` counts refinements of counterexamples that violate `p`;
+//! - `sc_p` counts transitions into a control state `q` with `p ∈ P(q)`;
+//! - `at_p` is the CPU time of refinements for `p` (exploration is shared by
+//!   all enabled properties and is only counted in `at`).
+
+use std::collections::BTreeSet;
+use std::hash::Hash;
+use std::time::Duration;
+
+use hashbrown::HashMap;
+
+/// CPU time consumed by this process so far (user + system).
+pub fn process_cpu_time() -> Duration {
+    let mut ts = libc::timespec {
+        tv_sec: 0,
+        tv_nsec: 0,
+    };
+    // SAFETY: `clock_gettime` writes into the valid `timespec` we pass.
+    let rc = unsafe { libc::clock_gettime(libc::CLOCK_PROCESS_CPUTIME_ID, &mut ts) };
+    if rc != 0 {
+        return Duration::ZERO;
+    }
+    Duration::new(ts.tv_sec as u64, ts.tv_nsec as u32)
+}
+
+/// The amounts of each resource consumed for one property.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Usage {
+    pub cpu: Duration,
+    pub refinements: u64,
+    pub transitions: u64,
+}
+
+/// A source of CPU time; the process clock in production, a manual one in tests.
+pub trait Clock {
+    fn now(&self) -> Duration;
+}
+
+/// The process CPU clock.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct CpuClock;
+
+impl Clock for CpuClock {
+    fn now(&self) -> Duration {
+        process_cpu_time()
+    }
+}
+
+/// A clock advanced by hand, for deterministic tests and simulations.
+#[derive(Debug, Default)]
+pub struct ManualClock(pub std::cell::Cell<Duration>);
+
+impl ManualClock {
+    pub fn advance(&self, by: Duration) {
+        self.0.set(self.0.get() + by);
+    }
+}
+
+impl Clock for ManualClock {
+    fn now(&self) -> Duration {
+        self.0.get()
+    }
+}
+
+/// Tracks the resources consumed by one run of the analysis.
+#[derive(Debug)]
+pub struct Monitor<P: Copy + Eq + Hash> {
+    started: Duration,
+    refinements: u64,
+    transitions: u64,
+    per_property: HashMap<P, Usage>,
+}
+
+impl<P: Copy + Eq + Hash> Monitor<P> {
+    /// `init`: starts a monitor with all utilisations at zero.
+    pub fn start(clock: &dyn Clock) -> Self {
+        Monitor {
+            started: clock.now(),
+            refinements: 0,
+            transitions: 0,
+            per_property: HashMap::new(),
+        }
+    }
+
+    /// `ut(at)`: analysis CPU time since the start.
+    pub fn analysis_cpu(&self, clock: &dyn Clock) -> Duration {
+        clock.now().saturating_sub(self.started)
+    }
+
+    /// `ut(rc)`.
+    pub fn refinements(&self) -> u64 {
+        self.refinements
+    }
+
+    /// `ut(sc)`.
+    pub fn transitions(&self) -> u64 {
+        self.transitions
+    }
+
+    /// `ut_p(p, ·)`.
+    pub fn usage(&self, p: P) -> Usage {
+        self.per_property.get(&p).copied().unwrap_or_default()
+    }
+
+    /// Records one refinement of a counterexample violating `props`, which took `cpu`.
+    pub fn record_refinement(&mut self, props: impl IntoIterator<Item = P>, cpu: Duration) {
+        self.refinements += 1;
+        for p in props {
+            let u = self.per_property.entry(p).or_default();
+            u.refinements += 1;
+            u.cpu += cpu;
+        }
+    }
+
+    /// Records an automaton transition into a control state relevant for `props`.
+    pub fn record_transition(&mut self, props: impl IntoIterator<Item = P>) {
+        self.transitions += 1;
+        for p in props {
+            self.per_property.entry(p).or_default().transitions += 1;
+        }
+    }
+
+    /// The properties with `ut_p(p, sc) > 0`: identified as relevant.
+    pub fn relevant(&self) -> BTreeSet<P>
+    where
+        P: Ord,
+    {
+        self.per_property
+            .iter()
+            .filter(|(_, u)| u.transitions > 0)
+            .map(|(p, _)| *p)
+            .collect()
+    }
+}
+
+/// The S2 refinement rule: drop `p` when `rc_p ≥ min` and
+/// `rc_p ≥ factor · max_{p' ∈ π \ p} rc_p'`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct RefinementRule {
+    pub min: u64,
+    pub factor: u64,
+}
+
+impl Default for RefinementRule {
+    /// The paper's values: at least ten, and at least twice the maximum of the others.
+    fn default() -> Self {
+        RefinementRule { min: 10, factor: 2 }
+    }
+}
+
+/// A resource budget `β`.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Budget {
+    /// Analysis CPU time for the run (`β_900` is 900 s); `None` does not restrict.
+    pub cpu: Option<Duration>,
+    /// Per-property refinement rule (strategies S2 and S4); applies only while
+    /// more than one property is enabled.
+    pub refinement_rule: Option<RefinementRule>,
+}
+
+impl Budget {
+    /// `β_⊤`: no restriction.
+    pub fn unlimited() -> Self {
+        Budget {
+            cpu: None,
+            refinement_rule: None,
+        }
+    }
+
+    /// `β_t`: analysis CPU time at most `t`.
+    pub fn cpu(limit: Duration) -> Self {
+        Budget {
+            cpu: Some(limit),
+            refinement_rule: None,
+        }
+    }
+
+    pub fn with_refinement_rule(mut self, rule: RefinementRule) -> Self {
+        self.refinement_rule = Some(rule);
+        self
+    }
+
+    /// Whether the run as a whole must stop (its CPU time is used up).
+    pub fn run_exhausted<P: Copy + Eq + Hash>(
+        &self,
+        monitor: &Monitor<P>,
+        clock: &dyn Clock,
+    ) -> bool {
+        self.cpu
+            .is_some_and(|limit| monitor.analysis_cpu(clock) >= limit)
+    }
+
+    /// `exceeds(p)`: whether `p` must be removed from the precision `enabled`.
+    pub fn exceeds<P: Copy + Eq + Hash + Ord>(
+        &self,
+        p: P,
+        enabled: &BTreeSet<P>,
+        monitor: &Monitor<P>,
+    ) -> bool {
+        let Some(rule) = self.refinement_rule else {
+            return false;
+        };
+        if enabled.len() < 2 {
+            return false;
+        }
+        let rc = monitor.usage(p).refinements;
+        let others = enabled
+            .iter()
+            .filter(|&&q| q != p)
+            .map(|&q| monitor.usage(q).refinements)
+            .max()
+            .unwrap_or(0);
+        rc >= rule.min && rc >= rule.factor * others
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::cell::Cell;
+
+    #[test]
+    fn refinement_rule_needs_ten_and_twice_the_others() {
+        let clock = ManualClock(Cell::new(Duration::ZERO));
+        let mut m = Monitor::<u32>::start(&clock);
+        let enabled: BTreeSet<u32> = [1, 2].into();
+        let b = Budget::unlimited().with_refinement_rule(RefinementRule::default());
+        for _ in 0..9 {
+            m.record_refinement([1], Duration::ZERO);
+        }
+        assert!(
+            !b.exceeds(1, &enabled, &m),
+            "9 refinements are below the minimum"
+        );
+        m.record_refinement([1], Duration::ZERO);
+        assert!(b.exceeds(1, &enabled, &m), "10 vs 0");
+        for _ in 0..6 {
+            m.record_refinement([2], Duration::ZERO);
+        }
+        assert!(!b.exceeds(1, &enabled, &m), "10 < 2 * 6");
+        assert!(
+            !b.exceeds(1, &[1].into(), &m),
+            "a property alone is never dropped by the rule"
+        );
+    }
+
+    #[test]
+    fn cpu_budget_counts_from_the_monitor_start() {
+        let clock = ManualClock(Cell::new(Duration::from_secs(100)));
+        let m = Monitor::<u32>::start(&clock);
+        let b = Budget::cpu(Duration::from_secs(5));
+        clock.0.set(Duration::from_secs(104));
+        assert!(!b.run_exhausted(&m, &clock));
+        clock.0.set(Duration::from_secs(105));
+        assert!(b.run_exhausted(&m, &clock));
+        assert!(process_cpu_time() > Duration::ZERO);
+    }
+
+    #[test]
+    fn relevance_is_read_from_transition_counts() {
+        let clock = ManualClock(Cell::new(Duration::ZERO));
+        let mut m = Monitor::<u32>::start(&clock);
+        m.record_transition([3, 4]);
+        m.record_refinement([5], Duration::from_millis(10));
+        assert_eq!(m.relevant(), [3, 4].into());
+        assert_eq!(m.usage(5).cpu, Duration::from_millis(10));
+        assert_eq!(m.transitions(), 1);
+    }
+}

@@ -1,0 +1,335 @@
+//! SDC against a scripted analysis on a manual clock.
+
+use super::*;
+
+/// What the scripted analysis knows about one property.
+#[derive(Clone, Copy)]
+struct Script {
+    /// CPU seconds needed to verify it (shared partitions add these up).
+    cost: u64,
+    violated: bool,
+    relevant: bool,
+    /// Refinements it causes.
+    refinements: u64,
+}
+
+struct Scripted<'c> {
+    props: BTreeMap<u32, Script>,
+    clock: &'c ManualClock,
+    enabled: BTreeSet<u32>,
+    dropped: BTreeSet<u32>,
+    reported: BTreeSet<u32>,
+    finished: bool,
+    restarts: Vec<BTreeSet<u32>>,
+}
+
+impl<'c> Scripted<'c> {
+    fn new(clock: &'c ManualClock, props: &[(u32, Script)]) -> Self {
+        Scripted {
+            props: props.iter().copied().collect(),
+            clock,
+            enabled: BTreeSet::new(),
+            dropped: BTreeSet::new(),
+            reported: BTreeSet::new(),
+            finished: false,
+            restarts: Vec::new(),
+        }
+    }
+}
+
+impl Analysis for Scripted<'_> {
+    type Property = u32;
+    type Counterexample = String;
+
+    fn restart(&mut self, enabled: &BTreeSet<u32>) {
+        self.enabled = enabled.clone();
+        self.dropped.clear();
+        self.reported.clear();
+        self.finished = false;
+        self.restarts.push(enabled.clone());
+    }
+
+    fn analyze(
+        &mut self,
+        budget: &Budget,
+        monitor: &mut Monitor<u32>,
+        clock: &dyn Clock,
+    ) -> RunReport<u32, String> {
+        let mut report = RunReport::default();
+        for (&p, s) in &self.props {
+            if self.enabled.contains(&p) && s.relevant {
+                monitor.record_transition([p]);
+            }
+        }
+        for (&p, s) in &self.props {
+            if self.enabled.contains(&p) && s.violated && self.reported.insert(p) {
+                self.clock.advance(Duration::from_secs(1));
+                report.counterexamples.push(([p].into(), format!("cex{p}")));
+                return report;
+            }
+        }
+        for (&p, s) in &self.props {
+            if self.enabled.contains(&p) {
+                for _ in 0..s.refinements {
+                    monitor.record_refinement([p], Duration::ZERO);
+                }
+            }
+        }
+        let enabled = self.enabled.clone();
+        for &p in &enabled {
+            if budget.exceeds(p, &enabled, monitor) {
+                self.enabled.remove(&p);
+                self.dropped.insert(p);
+            }
+        }
+        let need: u64 = self.enabled.iter().map(|p| self.props[p].cost).sum();
+        let left = budget
+            .cpu
+            .map(|c| c.saturating_sub(monitor.analysis_cpu(clock)));
+        match left {
+            Some(l) if l < Duration::from_secs(need) => {
+                self.clock.advance(l);
+                self.finished = false;
+            }
+            _ => {
+                self.clock.advance(Duration::from_secs(need));
+                self.finished = true;
+            }
+        }
+        report
+    }
+
+    fn finished(&self) -> bool {
+        self.finished
+    }
+
+    fn disable(&mut self, props: &BTreeSet<u32>) {
+        for p in props {
+            self.enabled.remove(p);
+        }
+    }
+
+    fn active(&self) -> BTreeSet<u32> {
+        self.enabled.clone()
+    }
+}
+
+const SAFE: Script = Script {
+    cost: 10,
+    violated: false,
+    relevant: true,
+    refinements: 1,
+};
+
+fn verdicts(r: &SdcResult<u32, String>) -> Vec<(u32, String)> {
+    r.outcomes
+        .iter()
+        .map(|(p, o)| {
+            let v = match o {
+                Outcome::Satisfied => "true".to_string(),
+                Outcome::Violated(c) => format!("false:{c}"),
+                Outcome::Unknown(reason) => format!("unknown:{reason}"),
+            };
+            (*p, v)
+        })
+        .collect()
+}
+
+fn all(props: &[(u32, Script)]) -> BTreeSet<u32> {
+    props.iter().map(|(p, _)| *p).collect()
+}
+
+#[test]
+fn s0_verifies_all_in_one_partition_and_continues_after_a_violation() {
+    let clock = ManualClock::default();
+    let props = [
+        (1, SAFE),
+        (
+            2,
+            Script {
+                violated: true,
+                ..SAFE
+            },
+        ),
+        (3, SAFE),
+    ];
+    let mut a = Scripted::new(&clock, &props);
+    let r = sdc(
+        &mut a,
+        &all(&props),
+        Strategy::S0,
+        StrategyConfig::default(),
+        None,
+        &clock,
+    );
+    assert_eq!(
+        verdicts(&r),
+        vec![
+            (1, "true".into()),
+            (2, "false:cex2".into()),
+            (3, "true".into())
+        ]
+    );
+    assert_eq!(r.partitions.len(), 1);
+    assert_eq!(a.restarts, vec![all(&props)]);
+}
+
+#[test]
+fn s1_falls_back_to_one_by_one_and_resigns_what_is_too_hard_alone() {
+    let clock = ManualClock::default();
+    let hard = Script { cost: 2000, ..SAFE };
+    let props = [(1, SAFE), (2, hard), (3, SAFE)];
+    let mut a = Scripted::new(&clock, &props);
+    let r = sdc(
+        &mut a,
+        &all(&props),
+        Strategy::S1,
+        StrategyConfig::default(),
+        None,
+        &clock,
+    );
+    assert_eq!(
+        verdicts(&r),
+        vec![
+            (1, "true".into()),
+            (2, "unknown:resigned: budget exhausted (S1)".into()),
+            (3, "true".into())
+        ]
+    );
+    let sizes: Vec<usize> = r.partitions.iter().map(|p| p.properties.len()).collect();
+    assert_eq!(sizes, vec![3, 1, 1, 1]);
+}
+
+#[test]
+fn the_overall_limit_ends_open_properties_as_timeout() {
+    let clock = ManualClock::default();
+    let props = [(1, SAFE), (2, Script { cost: 2000, ..SAFE })];
+    let mut a = Scripted::new(&clock, &props);
+    let r = sdc(
+        &mut a,
+        &all(&props),
+        Strategy::S0,
+        StrategyConfig::default(),
+        Some(Duration::from_secs(60)),
+        &clock,
+    );
+    assert_eq!(
+        verdicts(&r),
+        vec![(1, "unknown:timeout".into()), (2, "unknown:timeout".into())]
+    );
+    assert!(clock.now() <= Duration::from_secs(60));
+}
+
+#[test]
+fn s2_drops_the_property_with_many_refinements_and_verifies_it_alone() {
+    let clock = ManualClock::default();
+    let props = [
+        (1, SAFE),
+        (
+            2,
+            Script {
+                refinements: 30,
+                ..SAFE
+            },
+        ),
+        (3, SAFE),
+    ];
+    let mut a = Scripted::new(&clock, &props);
+    let r = sdc(
+        &mut a,
+        &all(&props),
+        Strategy::S2,
+        StrategyConfig::default(),
+        None,
+        &clock,
+    );
+    assert_eq!(
+        verdicts(&r),
+        vec![(1, "true".into()), (2, "true".into()), (3, "true".into())]
+    );
+    assert_eq!(a.restarts, vec![all(&props), [2].into()]);
+    // S1 has no such rule: everything is done in the first partition.
+    let clock = ManualClock::default();
+    let mut a = Scripted::new(&clock, &props);
+    let r = sdc(
+        &mut a,
+        &all(&props),
+        Strategy::S1,
+        StrategyConfig::default(),
+        None,
+        &clock,
+    );
+    assert_eq!(r.partitions.len(), 1);
+}
+
+#[test]
+fn s3_verifies_the_not_yet_relevant_properties_together() {
+    let clock = ManualClock::default();
+    let slow = Script { cost: 600, ..SAFE };
+    let irrelevant = Script {
+        cost: 1,
+        relevant: false,
+        ..SAFE
+    };
+    // Together they exceed the phase budget (600 + 600 > 900).
+    let props = [(1, slow), (2, slow), (3, irrelevant), (4, irrelevant)];
+    let mut a = Scripted::new(&clock, &props);
+    let r = sdc(
+        &mut a,
+        &all(&props),
+        Strategy::S3,
+        StrategyConfig::default(),
+        None,
+        &clock,
+    );
+    assert!(
+        verdicts(&r).iter().all(|(_, v)| v == "true"),
+        "{:?}",
+        verdicts(&r)
+    );
+    assert_eq!(
+        a.restarts,
+        vec![all(&props), [3, 4].into(), [1].into(), [2].into()]
+    );
+    assert_eq!(r.relevant, [1, 2].into());
+}
+
+#[test]
+fn scaled_budgets_keep_the_paper_proportions() {
+    let clock = ManualClock::default();
+    let props = [(1, SAFE), (2, Script { cost: 50, ..SAFE })];
+    let mut a = Scripted::new(&clock, &props);
+    let config = StrategyConfig::scaled(Duration::from_secs(60), 2);
+    let r = sdc(
+        &mut a,
+        &all(&props),
+        Strategy::S1,
+        config.clone(),
+        Some(Duration::from_secs(90)),
+        &clock,
+    );
+    // 10 + 50 > 30 together (30 s spent); alone, 1 fits in 30 s (40 s spent)
+    // and 2 does not (70 s spent, the total of 90 s is not reached).
+    assert_eq!(
+        verdicts(&r),
+        vec![
+            (1, "true".into()),
+            (2, "unknown:resigned: budget exhausted (S1)".into())
+        ]
+    );
+    // With a total of 60 s, the last run is cut by the total limit instead.
+    let clock = ManualClock::default();
+    let mut a = Scripted::new(&clock, &props);
+    let r = sdc(
+        &mut a,
+        &all(&props),
+        Strategy::S1,
+        config,
+        Some(Duration::from_secs(60)),
+        &clock,
+    );
+    assert_eq!(
+        verdicts(&r),
+        vec![(1, "true".into()), (2, "unknown:timeout".into())]
+    );
+}
