@@ -1,2 +1,119 @@
 //! The C front end: preprocessed, CIL-simplified GNU C (LDV modules) to the
 //! typed IR and CFA. `#line` directives give every edge its original position.
+//!
+//! Pipeline: [`source`] (comments out, line map) → lang-c parse (GNU flavour)
+//! → [`lower`] (types, expressions, statements → [`crate::cfa::Program`]) →
+//! [`crate::cfa::loops`] (loop heads).
+//!
+//! Modelling choices (imprecise spots are explicit in the IR):
+//! - bit-fields are ordinary integer fields (no truncation to their width);
+//! - floating-point arithmetic is not interpreted: its results are
+//!   `Expr::Nondet`, comparisons with floats included;
+//! - `va_arg` and `__builtin_va_*` give `Expr::Nondet` / `Havoc`;
+//! - inline assembly havocs its output operands;
+//! - globals are zero-initialised in the start function; aggregates with more
+//!   than 256 scalar leaves get only their explicit
+//!   initialisers, the rest is left to the analysis (documented imprecision).
+
+mod lower;
+pub mod source;
+
+use std::path::Path;
+use std::time::Instant;
+
+use crate::cfa::Program;
+use crate::{Error, Result};
+
+/// Options of the front end.
+#[derive(Clone, Debug)]
+pub struct FrontendOptions {
+    /// The function the analysis starts in.
+    pub entry: String,
+}
+
+impl Default for FrontendOptions {
+    fn default() -> Self {
+        FrontendOptions {
+            entry: "main".to_string(),
+        }
+    }
+}
+
+/// Time spent in each front-end phase.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct FrontendTimes {
+    pub parse: std::time::Duration,
+    pub cfa: std::time::Duration,
+}
+
+/// Reads, parses and lowers a C file.
+pub fn parse_file(path: &Path, options: &FrontendOptions) -> Result<Program> {
+    parse_file_timed(path, options).map(|(p, _)| p)
+}
+
+/// [`parse_file`], also returning the time of each phase.
+pub fn parse_file_timed(
+    path: &Path,
+    options: &FrontendOptions,
+) -> Result<(Program, FrontendTimes)> {
+    let bytes = std::fs::read(path).map_err(|e| Error::io(path, e))?;
+    let text = String::from_utf8_lossy(&bytes);
+    parse_source_timed(&path.display().to_string(), &text, options)
+}
+
+/// Parses and lowers C source text; `name` is used in positions and errors.
+pub fn parse_source(name: &str, text: &str, options: &FrontendOptions) -> Result<Program> {
+    parse_source_timed(name, text, options).map(|(p, _)| p)
+}
+
+fn parse_source_timed(
+    name: &str,
+    text: &str,
+    options: &FrontendOptions,
+) -> Result<(Program, FrontendTimes)> {
+    let t0 = Instant::now();
+    let clean = source::strip_comments(text);
+    let mut files = Vec::new();
+    let map = source::LineMap::new(&clean, name, &mut files);
+    let config = lang_c::driver::Config::with_gcc();
+    // The parser is generated code; guard against panics on odd input.
+    let parsed =
+        std::panic::catch_unwind(|| lang_c::driver::parse_preprocessed(&config, clean.clone()));
+    let unit = match parsed {
+        Ok(Ok(p)) => p.unit,
+        Ok(Err(e)) => {
+            let pos = map.pos(e.offset);
+            let (_, column) = map.physical(e.offset);
+            let mut expected: Vec<_> = e.expected.iter().cloned().collect();
+            expected.sort();
+            return Err(Error::Parse {
+                file: files[pos.file as usize].clone(),
+                line: pos.line,
+                column: column as u32,
+                message: format!(
+                    "unexpected token, expected one of: {} (is the file preprocessed C?)",
+                    expected.join(" ")
+                ),
+            });
+        }
+        Err(_) => {
+            return Err(Error::Parse {
+                file: name.to_string(),
+                line: 0,
+                column: 0,
+                message: "the C parser failed on this input (is the file preprocessed C?)".into(),
+            })
+        }
+    };
+    let parse = t0.elapsed();
+    let t1 = Instant::now();
+    let mut program = lower::lower(&unit, map, files, options)?;
+    crate::cfa::loops::mark_loop_heads(&mut program);
+    Ok((
+        program,
+        FrontendTimes {
+            parse,
+            cfa: t1.elapsed(),
+        },
+    ))
+}

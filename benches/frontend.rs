@@ -1,0 +1,120 @@
+//! Front-end benchmark over the real LDV corpus: parses every task of
+//! `single.tsv` and every input of `multi.tsv`, reports failures, parse+CFA
+//! throughput (MB/s per core) and peak memory.
+//!
+//!     cargo bench --bench frontend                  # whole corpus
+//!     MPV_BENCH_SAMPLE=200 cargo bench --bench frontend
+//!
+//! The corpus is found through `$MPV_BENCH_DIR`, else unpacked with
+//! `../shared/benchmarks/unpack.sh`.
+
+use std::path::PathBuf;
+use std::time::{Duration, Instant};
+
+use mpv::frontend::{parse_file_timed, FrontendOptions};
+use rayon::prelude::*;
+
+fn corpus_dir() -> PathBuf {
+    if let Ok(d) = std::env::var("MPV_BENCH_DIR") {
+        return PathBuf::from(d);
+    }
+    let script = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../shared/benchmarks/unpack.sh");
+    let out = std::process::Command::new("bash")
+        .arg(&script)
+        .output()
+        .expect("run unpack.sh");
+    assert!(
+        out.status.success(),
+        "unpack.sh failed: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    PathBuf::from(String::from_utf8_lossy(&out.stdout).trim())
+}
+
+fn tasks(dir: &std::path::Path) -> Vec<PathBuf> {
+    let mut v = Vec::new();
+    for (manifest, col) in [("single.tsv", 1), ("multi.tsv", 1)] {
+        let text = std::fs::read_to_string(dir.join(manifest)).expect("manifest");
+        for line in text.lines().skip(1) {
+            if let Some(f) = line.split('\t').nth(col) {
+                v.push(dir.join(f));
+            }
+        }
+    }
+    v.sort();
+    v.dedup();
+    v
+}
+
+fn vm_hwm_kb() -> u64 {
+    std::fs::read_to_string("/proc/self/status")
+        .ok()
+        .and_then(|s| {
+            s.lines()
+                .find(|l| l.starts_with("VmHWM:"))
+                .and_then(|l| l.split_whitespace().nth(1)?.parse().ok())
+        })
+        .unwrap_or(0)
+}
+
+fn main() {
+    let dir = corpus_dir();
+    let mut all = tasks(&dir);
+    if let Ok(n) = std::env::var("MPV_BENCH_SAMPLE") {
+        let n: usize = n.parse().expect("MPV_BENCH_SAMPLE is a number");
+        let step = (all.len() / n.max(1)).max(1);
+        all = all.into_iter().step_by(step).collect();
+    }
+    let opts = FrontendOptions::default();
+    let wall = Instant::now();
+    let results: Vec<(PathBuf, u64, Duration, Result<usize, String>)> = all
+        .par_iter()
+        .map(|p| {
+            let size = std::fs::metadata(p).map(|m| m.len()).unwrap_or(0);
+            let r = std::panic::catch_unwind(|| parse_file_timed(p, &opts));
+            match r {
+                Ok(Ok((prog, t))) => (p.clone(), size, t.parse + t.cfa, Ok(prog.edges.len())),
+                Ok(Err(e)) => (p.clone(), size, Duration::ZERO, Err(e.to_string())),
+                Err(_) => (p.clone(), size, Duration::ZERO, Err("PANIC".into())),
+            }
+        })
+        .collect();
+    let wall = wall.elapsed();
+    let ok: Vec<_> = results.iter().filter(|r| r.3.is_ok()).collect();
+    let bytes: u64 = ok.iter().map(|r| r.1).sum();
+    let cpu: f64 = ok.iter().map(|r| r.2.as_secs_f64()).sum();
+    println!(
+        "files:        {} ({} ok, {} failed)",
+        results.len(),
+        ok.len(),
+        results.len() - ok.len()
+    );
+    println!("input:        {:.1} MB", bytes as f64 / 1e6);
+    println!(
+        "parse+CFA:    {:.1} s summed over files, {:.2} MB/s per core",
+        cpu,
+        bytes as f64 / 1e6 / cpu.max(1e-9)
+    );
+    println!(
+        "wall:         {:.1} s on {} threads",
+        wall.as_secs_f64(),
+        rayon::current_num_threads()
+    );
+    let mut largest: Vec<_> = ok.iter().collect();
+    largest.sort_by_key(|r| std::cmp::Reverse(r.1));
+    for r in largest.iter().take(5) {
+        println!(
+            "largest:      {:>8.1} KB {:>7.1} ms {}",
+            r.1 as f64 / 1e3,
+            r.2.as_secs_f64() * 1e3,
+            r.0.display()
+        );
+    }
+    println!(
+        "peak memory:  {:.1} MB (VmHWM of the whole run)",
+        vm_hwm_kb() as f64 / 1e3
+    );
+    for r in results.iter().filter(|r| r.3.is_err()) {
+        println!("FAILED {}: {}", r.0.display(), r.3.as_ref().unwrap_err());
+    }
+}

@@ -1,0 +1,311 @@
+//! Statements: structured control flow, `switch` with fall-through, `goto`,
+//! `return`, inline assembly.
+
+use hashbrown::HashMap;
+use lang_c::ast::*;
+use lang_c::span::Node;
+
+use super::Lowerer;
+use crate::cfa::{EdgeOp, LocId};
+use crate::ir::{BinaryOp, Expr, ExprKind};
+use crate::Result;
+
+impl<'a> Lowerer<'a> {
+    pub(super) fn stmt(&mut self, s: &'a Node<Statement>) -> Result<()> {
+        let pos = self.pos(&s.span);
+        match &s.node {
+            Statement::Compound(items) => {
+                self.push_scope();
+                for item in items {
+                    match &item.node {
+                        BlockItem::Declaration(d) => self.declaration(d, false)?,
+                        BlockItem::StaticAssert(_) => {}
+                        BlockItem::Statement(st) => self.stmt(st)?,
+                    }
+                }
+                self.pop_scope();
+            }
+            Statement::Expression(Some(e)) => self.effect(e)?,
+            Statement::Expression(None) => {}
+            Statement::Labeled(l) => {
+                match &l.node.label.node {
+                    Label::Identifier(id) => {
+                        let target = self.label_loc(&id.node.name, pos);
+                        self.goto(target, pos);
+                        self.cur = Some(target);
+                    }
+                    Label::Case(_) | Label::CaseRange(_) | Label::Default => {
+                        let key = l.node.label.span.start;
+                        match self.f.cases.last().and_then(|m| m.get(&key)).copied() {
+                            Some(target) => {
+                                self.goto(target, pos);
+                                self.cur = Some(target);
+                            }
+                            None => {
+                                return Err(self.unsupported(
+                                    &l.span,
+                                    "case label outside a switch",
+                                    "check the input",
+                                ))
+                            }
+                        }
+                    }
+                }
+                self.stmt(&l.node.statement)?;
+            }
+            Statement::If(i) => {
+                let (t, f, join) = (self.new_loc(pos), self.new_loc(pos), self.new_loc(pos));
+                self.branch(&i.node.condition, t, f)?;
+                self.cur = Some(t);
+                self.stmt(&i.node.then_statement)?;
+                self.goto(join, pos);
+                self.cur = Some(f);
+                if let Some(e) = &i.node.else_statement {
+                    self.stmt(e)?;
+                }
+                self.goto(join, pos);
+                self.cur = Some(join);
+            }
+            Statement::While(w) => {
+                let (head, body, exit) = (self.new_loc(pos), self.new_loc(pos), self.new_loc(pos));
+                self.goto(head, pos);
+                self.cur = Some(head);
+                self.branch(&w.node.expression, body, exit)?;
+                self.cur = Some(body);
+                self.loop_body(&w.node.statement, exit, head)?;
+                self.goto(head, pos);
+                self.cur = Some(exit);
+            }
+            Statement::DoWhile(d) => {
+                let (body, cond, exit) = (self.new_loc(pos), self.new_loc(pos), self.new_loc(pos));
+                self.goto(body, pos);
+                self.cur = Some(body);
+                self.loop_body(&d.node.statement, exit, cond)?;
+                self.goto(cond, pos);
+                self.cur = Some(cond);
+                self.branch(&d.node.expression, body, exit)?;
+                self.cur = Some(exit);
+            }
+            Statement::For(f) => {
+                self.push_scope();
+                match &f.node.initializer.node {
+                    ForInitializer::Empty | ForInitializer::StaticAssert(_) => {}
+                    ForInitializer::Expression(e) => self.effect(e)?,
+                    ForInitializer::Declaration(d) => self.declaration(d, false)?,
+                }
+                let (head, body, step, exit) = (
+                    self.new_loc(pos),
+                    self.new_loc(pos),
+                    self.new_loc(pos),
+                    self.new_loc(pos),
+                );
+                self.goto(head, pos);
+                self.cur = Some(head);
+                match &f.node.condition {
+                    Some(c) => self.branch(c, body, exit)?,
+                    None => self.goto(body, pos),
+                }
+                self.cur = Some(body);
+                self.loop_body(&f.node.statement, exit, step)?;
+                self.goto(step, pos);
+                self.cur = Some(step);
+                if let Some(st) = &f.node.step {
+                    self.effect(st)?;
+                }
+                self.goto(head, pos);
+                self.cur = Some(exit);
+                self.pop_scope();
+            }
+            Statement::Switch(sw) => self.switch(sw, pos)?,
+            Statement::Goto(id) => {
+                let target = self.label_loc(&id.node.name, pos);
+                self.goto(target, pos);
+            }
+            Statement::Continue => match self.f.continues.last().copied() {
+                Some(c) => self.goto(c, pos),
+                None => {
+                    return Err(self.unsupported(
+                        &s.span,
+                        "`continue` outside a loop",
+                        "check the input",
+                    ))
+                }
+            },
+            Statement::Break => match self.f.breaks.last().copied() {
+                Some(b) => self.goto(b, pos),
+                None => {
+                    return Err(self.unsupported(
+                        &s.span,
+                        "`break` outside a loop or switch",
+                        "check the input",
+                    ))
+                }
+            },
+            Statement::Return(v) => {
+                let value = match v {
+                    Some(e) => {
+                        let r = self.rvalue(e)?;
+                        let ret = match self
+                            .f
+                            .func
+                            .map(|f| self.p.types.get(self.p.func(f).ty).clone())
+                        {
+                            Some(crate::ir::Type::Function { ret, .. }) => ret,
+                            _ => r.ty,
+                        };
+                        if matches!(self.p.types.get(ret), crate::ir::Type::Void) {
+                            None
+                        } else {
+                            Some(self.convert(r, ret))
+                        }
+                    }
+                    None => None,
+                };
+                self.emit_return(value, pos);
+            }
+            Statement::Asm(a) => {
+                let mut outs = Vec::new();
+                if let AsmStatement::GnuExtended(g) = &a.node {
+                    for o in &g.outputs {
+                        if let Ok(lv) = self.lvalue(&o.node.variable_name) {
+                            outs.push(lv);
+                        }
+                    }
+                    for i in &g.inputs {
+                        self.effect(&i.node.variable_name)?;
+                    }
+                }
+                self.emit(
+                    EdgeOp::Havoc {
+                        lvalues: outs,
+                        reason: "inline assembly",
+                    },
+                    pos,
+                );
+            }
+        }
+        Ok(())
+    }
+
+    fn loop_body(&mut self, body: &'a Node<Statement>, brk: LocId, cont: LocId) -> Result<()> {
+        self.f.breaks.push(brk);
+        self.f.continues.push(cont);
+        let r = self.stmt(body);
+        self.f.breaks.pop();
+        self.f.continues.pop();
+        r
+    }
+
+    fn label_loc(&mut self, name: &str, pos: crate::ir::SrcPos) -> LocId {
+        if let Some(&l) = self.f.labels.get(name) {
+            return l;
+        }
+        let l = self.new_loc(pos);
+        self.p.locations[l.0 as usize].labels.push(name.to_string());
+        self.f.labels.insert(name.to_string(), l);
+        l
+    }
+
+    fn switch(&mut self, sw: &'a Node<SwitchStatement>, pos: crate::ir::SrcPos) -> Result<()> {
+        let v = self.rvalue(&sw.node.expression)?;
+        // Keep the controlling value stable across the dispatch.
+        let v = if matches!(v.kind, ExprKind::Var(_) | ExprKind::IntConst(_)) {
+            v
+        } else {
+            let t = self.temp(v.ty, pos);
+            self.emit(
+                EdgeOp::Assign {
+                    lhs: t.clone(),
+                    rhs: v,
+                },
+                pos,
+            );
+            t
+        };
+        let mut labels = Vec::new();
+        collect_cases(&sw.node.statement, &mut labels);
+        let exit = self.new_loc(pos);
+        let mut map = HashMap::new();
+        let mut default = None;
+        let mut rest = self.here(pos);
+        let int = self.int_ty();
+        for l in labels {
+            let target = self.new_loc(self.pos(&l.span));
+            map.insert(l.span.start, target);
+            let cond = match &l.node {
+                Label::Case(e) => {
+                    let c = self.rvalue(e)?;
+                    let c = self.convert(c, v.ty);
+                    Expr::new(
+                        ExprKind::Binary(BinaryOp::Eq, Box::new(v.clone()), Box::new(c)),
+                        int,
+                    )
+                }
+                Label::CaseRange(r) => {
+                    let lo = self.rvalue(&r.node.low)?;
+                    let hi = self.rvalue(&r.node.high)?;
+                    let a = Expr::new(
+                        ExprKind::Binary(BinaryOp::Ge, Box::new(v.clone()), Box::new(lo)),
+                        int,
+                    );
+                    let b = Expr::new(
+                        ExprKind::Binary(BinaryOp::Le, Box::new(v.clone()), Box::new(hi)),
+                        int,
+                    );
+                    Expr::new(
+                        ExprKind::Binary(BinaryOp::LogAnd, Box::new(a), Box::new(b)),
+                        int,
+                    )
+                }
+                _ => {
+                    default = Some(target);
+                    continue;
+                }
+            };
+            let next = self.new_loc(pos);
+            self.cur = Some(rest);
+            self.assume_split(cond, target, next, pos);
+            rest = next;
+        }
+        self.cur = Some(rest);
+        self.goto(default.unwrap_or(exit), pos);
+        self.f.cases.push(map);
+        self.f.breaks.push(exit);
+        let r = self.stmt(&sw.node.statement);
+        self.f.breaks.pop();
+        self.f.cases.pop();
+        r?;
+        self.goto(exit, pos);
+        self.cur = Some(exit);
+        Ok(())
+    }
+}
+
+/// The case and default labels of a switch body, not those of nested switches.
+fn collect_cases<'a>(s: &'a Node<Statement>, out: &mut Vec<&'a Node<Label>>) {
+    match &s.node {
+        Statement::Labeled(l) => {
+            if !matches!(l.node.label.node, Label::Identifier(_)) {
+                out.push(&l.node.label);
+            }
+            collect_cases(&l.node.statement, out);
+        }
+        Statement::Compound(items) => {
+            for it in items {
+                if let BlockItem::Statement(st) = &it.node {
+                    collect_cases(st, out);
+                }
+            }
+        }
+        Statement::If(i) => {
+            collect_cases(&i.node.then_statement, out);
+            if let Some(e) = &i.node.else_statement {
+                collect_cases(e, out);
+            }
+        }
+        Statement::While(w) => collect_cases(&w.node.statement, out),
+        Statement::DoWhile(d) => collect_cases(&d.node.statement, out),
+        Statement::For(f) => collect_cases(&f.node.statement, out),
+        _ => {}
+    }
+}

@@ -1,0 +1,166 @@
+//! Source text preparation: comment removal and the map from byte offsets to
+//! original positions given by `#line N "file"` / `# N "file"` directives.
+
+use crate::ir::SrcPos;
+use hashbrown::HashMap;
+
+/// Replaces comments by spaces (newlines are kept, so offsets and line
+/// numbers stay valid); string and character literals are left untouched.
+pub fn strip_comments(src: &str) -> String {
+    let b = src.as_bytes();
+    let mut out = Vec::with_capacity(b.len());
+    let mut i = 0;
+    while i < b.len() {
+        match b[i] {
+            b'"' | b'\'' => {
+                let q = b[i];
+                out.push(q);
+                i += 1;
+                while i < b.len() && b[i] != q && b[i] != b'\n' {
+                    if b[i] == b'\\' && i + 1 < b.len() {
+                        out.push(b[i]);
+                        i += 1;
+                    }
+                    out.push(b[i]);
+                    i += 1;
+                }
+                if i < b.len() {
+                    out.push(b[i]);
+                    i += 1;
+                }
+            }
+            b'/' if b.get(i + 1) == Some(&b'/') => {
+                while i < b.len() && b[i] != b'\n' {
+                    out.push(b' ');
+                    i += 1;
+                }
+            }
+            b'/' if b.get(i + 1) == Some(&b'*') => {
+                out.extend_from_slice(b"  ");
+                i += 2;
+                while i < b.len() && !(b[i] == b'*' && b.get(i + 1) == Some(&b'/')) {
+                    out.push(if b[i] == b'\n' { b'\n' } else { b' ' });
+                    i += 1;
+                }
+                if i < b.len() {
+                    out.extend_from_slice(b"  ");
+                    i += 2;
+                }
+            }
+            c => {
+                out.push(c);
+                i += 1;
+            }
+        }
+    }
+    // Only ASCII bytes were replaced by ASCII bytes, so UTF-8 stays valid.
+    String::from_utf8(out).unwrap_or_else(|e| String::from_utf8_lossy(e.as_bytes()).into_owned())
+}
+
+/// Maps byte offsets of the (comment-free) text to original file:line.
+pub struct LineMap {
+    /// Byte offset where each physical line starts.
+    starts: Vec<usize>,
+    /// Original position of each physical line.
+    pos: Vec<SrcPos>,
+}
+
+impl LineMap {
+    /// Builds the map; file names are interned into `files`.
+    pub fn new(text: &str, main_file: &str, files: &mut Vec<String>) -> Self {
+        let mut index: HashMap<String, u32> = files
+            .iter()
+            .enumerate()
+            .map(|(i, f)| (f.clone(), i as u32))
+            .collect();
+        let mut intern = |name: &str, files: &mut Vec<String>| -> u32 {
+            if let Some(&i) = index.get(name) {
+                return i;
+            }
+            files.push(name.to_string());
+            index.insert(name.to_string(), files.len() as u32 - 1);
+            files.len() as u32 - 1
+        };
+        let mut file = intern(main_file, files);
+        let mut line = 1u32;
+        let mut starts = Vec::new();
+        let mut pos = Vec::new();
+        let mut offset = 0;
+        for l in text.split('\n') {
+            starts.push(offset);
+            pos.push(SrcPos { file, line });
+            offset += l.len() + 1;
+            match parse_directive(l) {
+                Some((n, f)) => {
+                    if let Some(f) = f {
+                        file = intern(f, files);
+                    }
+                    line = n;
+                }
+                None => line += 1,
+            }
+        }
+        LineMap { starts, pos }
+    }
+
+    pub fn pos(&self, offset: usize) -> SrcPos {
+        let i = match self.starts.binary_search(&offset) {
+            Ok(i) => i,
+            Err(i) => i.saturating_sub(1),
+        };
+        self.pos.get(i).copied().unwrap_or_default()
+    }
+
+    /// 1-based physical line and column of an offset (for syntax errors).
+    pub fn physical(&self, offset: usize) -> (usize, usize) {
+        let i = match self.starts.binary_search(&offset) {
+            Ok(i) => i,
+            Err(i) => i.saturating_sub(1),
+        };
+        (i + 1, offset - self.starts.get(i).copied().unwrap_or(0) + 1)
+    }
+}
+
+/// `#line 12 "f.c"`, `# 12 "f.c" 1`, `#line 12`: the number and file name.
+fn parse_directive(line: &str) -> Option<(u32, Option<&str>)> {
+    let rest = line.trim_start().strip_prefix('#')?.trim_start();
+    let rest = rest.strip_prefix("line").unwrap_or(rest).trim_start();
+    let end = rest
+        .find(|c: char| !c.is_ascii_digit())
+        .unwrap_or(rest.len());
+    let n: u32 = rest[..end].parse().ok()?;
+    let rest = rest[end..].trim_start();
+    let file = rest
+        .strip_prefix('"')
+        .and_then(|r| r.find('"').map(|e| &r[..e]));
+    Some((n, file))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn comments_become_spaces_but_literals_stay() {
+        let s = "int a; /* x\ny */ char *s = \"/* no */\"; // tail\nint b;";
+        let t = strip_comments(s);
+        assert_eq!(t.len(), s.len());
+        assert!(t.contains("\"/* no */\""));
+        assert!(!t.contains("tail"));
+        assert_eq!(t.matches('\n').count(), 2);
+    }
+
+    #[test]
+    fn line_directives_set_file_and_line() {
+        let mut files = Vec::new();
+        let text = "a\n#line 10 \"x.c\"\nb\nc\n# 3 \"y.h\" 1\nd\n#line 7\ne";
+        let m = LineMap::new(text, "main.c", &mut files);
+        let at = |needle: &str| m.pos(text.find(needle).unwrap());
+        assert_eq!(at("a"), SrcPos { file: 0, line: 1 });
+        assert_eq!(at("b"), SrcPos { file: 1, line: 10 });
+        assert_eq!(at("c"), SrcPos { file: 1, line: 11 });
+        assert_eq!(at("d"), SrcPos { file: 2, line: 3 });
+        assert_eq!(at("e"), SrcPos { file: 2, line: 7 });
+        assert_eq!(files, vec!["main.c", "x.c", "y.h"]);
+    }
+}
