@@ -4,8 +4,12 @@
 use crate::ir::SrcPos;
 use hashbrown::HashMap;
 
-/// Replaces comments by spaces (newlines are kept, so offsets and line
-/// numbers stay valid); string and character literals are left untouched.
+/// The identifier that stands for the omitted middle operand of GNU's `a ?: b`.
+pub const ELVIS: &str = "__mpv_elvis";
+
+/// Replaces comments by spaces and newlines are kept, so line numbers stay
+/// valid; string and character literals are left untouched. GNU's `a ?: b`
+/// (which the parser does not know) becomes `a ? __mpv_elvis : b`.
 pub fn strip_comments(src: &str) -> String {
     let b = src.as_bytes();
     let mut out = Vec::with_capacity(b.len());
@@ -45,6 +49,19 @@ pub fn strip_comments(src: &str) -> String {
                 if i < b.len() {
                     out.extend_from_slice(b"  ");
                     i += 2;
+                }
+            }
+            b'?' => {
+                out.push(b'?');
+                i += 1;
+                let mut j = i;
+                while j < b.len() && (b[j] == b' ' || b[j] == b'\t') {
+                    j += 1;
+                }
+                if b.get(j) == Some(&b':') {
+                    out.push(b' ');
+                    out.extend_from_slice(ELVIS.as_bytes());
+                    out.push(b' ');
                 }
             }
             c => {
@@ -145,6 +162,8 @@ mod tests {
         let s = "int a; /* x\ny */ char *s = \"/* no */\"; // tail\nint b;";
         let t = strip_comments(s);
         assert_eq!(t.len(), s.len());
+        assert_eq!(strip_comments("x = a ?: b;"), "x = a ? __mpv_elvis : b;");
+        assert_eq!(strip_comments("c ? d : e"), "c ? d : e");
         assert!(t.contains("\"/* no */\""));
         assert!(!t.contains("tail"));
         assert_eq!(t.matches('\n').count(), 2);

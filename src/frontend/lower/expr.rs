@@ -238,6 +238,25 @@ impl<'a> Lowerer<'a> {
                 Some(Symbol::Var(v)) => Expr::var(v, self.p.var(v).ty),
                 Some(Symbol::Func(f)) => Expr::new(ExprKind::Func(f), self.p.func(f).ty),
                 Some(Symbol::Const(v, t)) => Expr::int(v, t),
+                None if matches!(
+                    id.node.name.as_str(),
+                    "__func__" | "__FUNCTION__" | "__PRETTY_FUNCTION__"
+                ) =>
+                {
+                    let name = self
+                        .f
+                        .func
+                        .map(|f| self.p.func(f).name.clone())
+                        .unwrap_or_default();
+                    let len = name.len() as u64 + 1;
+                    self.p.strings.push(name);
+                    let ch = self.p.types.int(IntKind::Char);
+                    let ty = self.p.types.intern(Type::Array {
+                        elem: ch,
+                        len: Some(len),
+                    });
+                    Expr::new(ExprKind::StrLit(self.p.strings.len() as u32 - 1), ty)
+                }
                 Some(Symbol::Typedef(_)) | None => {
                     return Err(self.unsupported(
                         &id.span,
@@ -808,6 +827,10 @@ impl<'a> Lowerer<'a> {
 
     fn conditional(&mut self, c: &'a Node<ConditionalExpression>, pos: SrcPos) -> Result<Expr> {
         let n = &c.node;
+        if matches!(&n.then_expression.node, Expression::Identifier(id) if id.node.name == crate::frontend::source::ELVIS)
+        {
+            return self.elvis(c, pos);
+        }
         if self.dry > 0
             || !(has_side_effects(&n.condition.node)
                 || has_side_effects(&n.then_expression.node)
@@ -846,6 +869,41 @@ impl<'a> Lowerer<'a> {
         self.goto(join, pos);
         self.cur = after_b;
         self.assign(t.clone(), b, pos);
+        self.goto(join, pos);
+        self.cur = Some(join);
+        Ok(t)
+    }
+
+    /// GNU `a ?: b`: `a` if it is non-zero (evaluated once), else `b`.
+    fn elvis(&mut self, c: &'a Node<ConditionalExpression>, pos: SrcPos) -> Result<Expr> {
+        let n = &c.node;
+        let a = self.rvalue(&n.condition)?;
+        let a = if self.dry > 0 || matches!(a.kind, ExprKind::Var(_) | ExprKind::IntConst(_)) {
+            a
+        } else {
+            let t = self.temp(a.ty, pos);
+            self.assign(t.clone(), a, pos);
+            t
+        };
+        if self.dry > 0 || !has_side_effects(&n.else_expression.node) {
+            let b = self.rvalue(&n.else_expression)?;
+            let ty = self.cond_type(&a, &b);
+            let (x, b) = (self.convert(a.clone(), ty), self.convert(b, ty));
+            return Ok(Expr::new(
+                ExprKind::Cond(Box::new(a), Box::new(x), Box::new(b)),
+                ty,
+            ));
+        }
+        let (lt, lf, join) = (self.new_loc(pos), self.new_loc(pos), self.new_loc(pos));
+        self.assume_split(a.clone(), lt, lf, pos);
+        self.cur = Some(lf);
+        let b = self.rvalue(&n.else_expression)?;
+        let ty = self.cond_type(&a, &b);
+        let t = self.temp(ty, pos);
+        self.assign(t.clone(), b, pos);
+        self.goto(join, pos);
+        self.cur = Some(lt);
+        self.assign(t.clone(), a, pos);
         self.goto(join, pos);
         self.cur = Some(join);
         Ok(t)

@@ -61,6 +61,8 @@ pub(super) struct Lowerer<'a> {
     value_names: HashSet<String>,
     /// Global and static-local initialisers, lowered into the start function.
     deferred_inits: Vec<(VarId, Option<&'a Node<Initializer>>)>,
+    /// Position of each variable in `deferred_inits`.
+    deferred_index: HashMap<VarId, usize>,
     /// Current location while building a body; `None` after a jump.
     cur: Option<LocId>,
     f: FnState,
@@ -87,6 +89,7 @@ pub(super) fn lower(
         tags: vec![HashMap::new()],
         value_names: value_names(unit),
         deferred_inits: Vec::new(),
+        deferred_index: HashMap::new(),
         cur: None,
         f: FnState::default(),
         dry: 0,
@@ -373,19 +376,18 @@ impl<'a> Lowerer<'a> {
                         }
                         v
                     }
-                    None => {
-                        let v = self.new_var(&name, ty, scope, pos);
-                        if !specs.is_extern || id.node.initializer.is_some() {
-                            self.deferred_inits.push((v, None));
-                        }
-                        v
-                    }
+                    None => self.new_var(&name, ty, scope, pos),
                 };
-                if let Some(init) = &id.node.initializer {
-                    self.deferred_inits.retain(|(w, _)| *w != v);
-                    self.deferred_inits.push((v, Some(init)));
-                } else if !specs.is_extern && !self.deferred_inits.iter().any(|(w, _)| *w == v) {
-                    self.deferred_inits.push((v, None));
+                // One initialisation per variable: the initialiser if some declaration has one,
+                // else zero (not for pure `extern` declarations).
+                match (self.deferred_index.get(&v).copied(), &id.node.initializer) {
+                    (Some(i), Some(init)) => self.deferred_inits[i].1 = Some(init),
+                    (Some(_), None) => {}
+                    (None, init) if init.is_some() || !specs.is_extern => {
+                        self.deferred_index.insert(v, self.deferred_inits.len());
+                        self.deferred_inits.push((v, init.as_ref()));
+                    }
+                    (None, _) => {}
                 }
                 if scope == Scope::Global {
                     self.scopes[0].insert(name.clone(), Symbol::Var(v));

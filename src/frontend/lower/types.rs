@@ -97,6 +97,16 @@ impl<'a> Lowerer<'a> {
                 TypeSpecifier::TypeOf(to) => {
                     named = Some(match &to.node {
                         TypeOf::Type(tn) => self.type_name(&tn.node)?,
+                        TypeOf::Expression(e) if matches!(&e.node, Expression::Identifier(id) if matches!(self.lookup(&id.node.name), Some(Symbol::Typedef(_)))) =>
+                        {
+                            let Expression::Identifier(id) = &e.node else {
+                                unreachable!()
+                            };
+                            let Some(Symbol::Typedef(t)) = self.lookup(&id.node.name) else {
+                                unreachable!()
+                            };
+                            t
+                        }
                         TypeOf::Expression(e) => {
                             self.dry += 1;
                             let r = self.rvalue_nodecay(e);
