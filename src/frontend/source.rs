@@ -172,14 +172,14 @@ mod tests {
     #[test]
     fn line_directives_set_file_and_line() {
         let mut files = Vec::new();
-        let text = "a\n#line 10 \"x.c\"\nb\nc\n# 3 \"y.h\" 1\nd\n#line 7\ne";
+        let text = "aa\n#line 10 \"x.h\"\nbb\ncc\n# 3 \"y.h\" 1\ndd\n#line 7\nee";
         let m = LineMap::new(text, "main.c", &mut files);
         let at = |needle: &str| m.pos(text.find(needle).unwrap());
-        assert_eq!(at("a"), SrcPos { file: 0, line: 1 });
-        assert_eq!(at("b"), SrcPos { file: 1, line: 10 });
-        assert_eq!(at("c"), SrcPos { file: 1, line: 11 });
-        assert_eq!(at("d"), SrcPos { file: 2, line: 3 });
-        assert_eq!(at("e"), SrcPos { file: 2, line: 7 });
-        assert_eq!(files, vec!["main.c", "x.c", "y.h"]);
+        assert_eq!(at("aa"), SrcPos { file: 0, line: 1 });
+        assert_eq!(at("bb"), SrcPos { file: 1, line: 10 });
+        assert_eq!(at("cc"), SrcPos { file: 1, line: 11 });
+        assert_eq!(at("dd"), SrcPos { file: 2, line: 3 });
+        assert_eq!(at("ee"), SrcPos { file: 2, line: 7 });
+        assert_eq!(files, vec!["main.c", "x.h", "y.h"]);
     }
 }

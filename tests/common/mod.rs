@@ -1,0 +1,31 @@
+//! Helpers shared by the corpus tests: where the LDV benchmarks are.
+
+use std::path::PathBuf;
+
+/// The unpacked corpus: `$MPV_BENCH_DIR`, else `../shared/benchmarks/unpack.sh`.
+pub fn corpus_dir() -> PathBuf {
+    if let Ok(d) = std::env::var("MPV_BENCH_DIR") {
+        return PathBuf::from(d);
+    }
+    let script = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../shared/benchmarks/unpack.sh");
+    let out = std::process::Command::new("bash")
+        .arg(&script)
+        .output()
+        .unwrap_or_else(|e| panic!("cannot run {}: {e}", script.display()));
+    assert!(
+        out.status.success(),
+        "unpack.sh failed: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    PathBuf::from(String::from_utf8_lossy(&out.stdout).trim())
+}
+
+/// Rows of a manifest as columns (header skipped).
+pub fn manifest(name: &str) -> Vec<Vec<String>> {
+    let path = corpus_dir().join(name);
+    let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+    text.lines()
+        .skip(1)
+        .map(|l| l.split('\t').map(str::to_string).collect())
+        .collect()
+}
