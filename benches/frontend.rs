@@ -14,6 +14,9 @@ use std::time::{Duration, Instant};
 use mpv::frontend::{parse_file_timed, FrontendOptions};
 use rayon::prelude::*;
 
+#[global_allocator]
+static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
 fn corpus_dir() -> PathBuf {
     if let Ok(d) = std::env::var("MPV_BENCH_DIR") {
         return PathBuf::from(d);
@@ -67,13 +70,13 @@ fn main() {
     }
     let opts = FrontendOptions::default();
     let wall = Instant::now();
-    let results: Vec<(PathBuf, u64, Duration, Result<usize, String>)> = all
+    let results: Vec<(PathBuf, u64, Duration, Result<Duration, String>)> = all
         .par_iter()
         .map(|p| {
             let size = std::fs::metadata(p).map(|m| m.len()).unwrap_or(0);
             let r = std::panic::catch_unwind(|| parse_file_timed(p, &opts));
             match r {
-                Ok(Ok((prog, t))) => (p.clone(), size, t.parse + t.cfa, Ok(prog.edges.len())),
+                Ok(Ok((_, t))) => (p.clone(), size, t.parse + t.cfa, Ok(t.cfa)),
                 Ok(Err(e)) => (p.clone(), size, Duration::ZERO, Err(e.to_string())),
                 Err(_) => (p.clone(), size, Duration::ZERO, Err("PANIC".into())),
             }
