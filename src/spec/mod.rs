@@ -1,3 +1,160 @@
-//! Specification automata (paper 002, Sect. 3): the rule DSL with pattern
-//! variables, its compiler, SV-COMP `.prp` and CPAchecker `.spc` import, the
-//! bundled rule library, and property relevance.
+//! Specification automata (paper 002, Sect. 3): properties, their sets, and
+//! the inputs mpv accepts as properties. Present today:
+//! - [`Property`] / [`PropertyId`] / [`PropertySet`] (the precision of the
+//!   specification analysis is a `PropertySet`);
+//! - [`prp`]: SV-COMP property files, `G ! label(L)` and `G ! call(f())`;
+//! - [`relevance`]: the paper's syntactic relevance of a property for a program.
+
+pub mod prp;
+pub mod relevance;
+
+use serde::Serialize;
+
+/// Index of a property in a [`Properties`] list.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize)]
+pub struct PropertyId(pub u32);
+
+/// What a property forbids.
+#[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize)]
+pub enum Goal {
+    /// Reaching a location labelled with this label (`G ! label(L)`).
+    Label(String),
+    /// Calling this function (`G ! call(f())`).
+    Call(String),
+}
+
+/// One property to verify.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct Property {
+    /// Stable id: `label:L`, `call:f`, or a rule id such as `32_1`.
+    pub id: String,
+    pub description: String,
+    pub goal: Goal,
+    /// The entry function the property file names (`init(main())`).
+    pub entry: Option<String>,
+    /// Where the property was defined (`file:line`).
+    pub origin: String,
+}
+
+/// A set of properties, as a bit set over [`PropertyId`]s: cheap to copy for
+/// the common case of at most 64 properties, unbounded otherwise.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Hash)]
+pub struct PropertySet {
+    words: Vec<u64>,
+}
+
+impl PropertySet {
+    pub fn new() -> Self {
+        Self::default()
+    }
+
+    /// The set `{0, .., n-1}`.
+    pub fn all(n: usize) -> Self {
+        let mut s = Self::new();
+        for i in 0..n {
+            s.insert(PropertyId(i as u32));
+        }
+        s
+    }
+
+    pub fn insert(&mut self, p: PropertyId) {
+        let (w, b) = (p.0 as usize / 64, p.0 % 64);
+        if self.words.len() <= w {
+            self.words.resize(w + 1, 0);
+        }
+        self.words[w] |= 1 << b;
+    }
+
+    pub fn remove(&mut self, p: PropertyId) {
+        let (w, b) = (p.0 as usize / 64, p.0 % 64);
+        if let Some(x) = self.words.get_mut(w) {
+            *x &= !(1 << b);
+        }
+        self.trim();
+    }
+
+    pub fn contains(&self, p: PropertyId) -> bool {
+        let (w, b) = (p.0 as usize / 64, p.0 % 64);
+        self.words.get(w).is_some_and(|x| x & (1 << b) != 0)
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.words.is_empty()
+    }
+
+    pub fn len(&self) -> usize {
+        self.words.iter().map(|w| w.count_ones() as usize).sum()
+    }
+
+    pub fn intersects(&self, other: &PropertySet) -> bool {
+        self.words.iter().zip(&other.words).any(|(a, b)| a & b != 0)
+    }
+
+    /// `self \ other`.
+    pub fn difference(&self, other: &PropertySet) -> PropertySet {
+        let mut s = PropertySet {
+            words: self
+                .words
+                .iter()
+                .enumerate()
+                .map(|(i, w)| w & !other.words.get(i).copied().unwrap_or(0))
+                .collect(),
+        };
+        s.trim();
+        s
+    }
+
+    pub fn iter(&self) -> impl Iterator<Item = PropertyId> + '_ {
+        self.words.iter().enumerate().flat_map(|(i, &w)| {
+            (0..64)
+                .filter(move |b| w & (1u64 << b) != 0)
+                .map(move |b| PropertyId((i * 64 + b) as u32))
+        })
+    }
+
+    /// Keeps the representation canonical (no trailing zero words), so equal
+    /// sets are equal values and hash alike.
+    fn trim(&mut self) {
+        while self.words.last() == Some(&0) {
+            self.words.pop();
+        }
+    }
+}
+
+impl FromIterator<PropertyId> for PropertySet {
+    fn from_iter<I: IntoIterator<Item = PropertyId>>(iter: I) -> Self {
+        let mut s = PropertySet::new();
+        for p in iter {
+            s.insert(p);
+        }
+        s
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn property_sets_are_canonical_bit_sets() {
+        let mut a: PropertySet = [PropertyId(1), PropertyId(70)].into_iter().collect();
+        assert!(a.contains(PropertyId(70)) && !a.contains(PropertyId(2)));
+        assert_eq!(a.len(), 2);
+        a.remove(PropertyId(70));
+        let b: PropertySet = [PropertyId(1)].into_iter().collect();
+        assert_eq!(
+            a, b,
+            "removing the high bit gives the same value as never having it"
+        );
+        assert_eq!(
+            PropertySet::all(3)
+                .difference(&b)
+                .iter()
+                .collect::<Vec<_>>(),
+            vec![PropertyId(0), PropertyId(2)]
+        );
+        assert!(PropertySet::all(3).intersects(&b));
+        a.remove(PropertyId(1));
+        assert!(a.is_empty());
+    }
+}
