@@ -1,4 +1,6 @@
 //! Algorithms generic over [`crate::cpa::Cpa`]: the CPA algorithm (Alg. 1) and
 //! its abstract reachability graph, CEGAR, and the SDC loop (Alg. 2).
 
+pub mod cpa_algorithm;
+pub mod reachability;
 pub mod sdc;

@@ -61,7 +61,7 @@ impl Transition<'_> {
 
 /// A configurable program analysis `(D, Π, ⇝, merge, stop, prec, target)`.
 pub trait Cpa {
-    type State: Clone + std::fmt::Debug;
+    type State: Clone + PartialEq + std::fmt::Debug;
     type Precision: Clone + std::fmt::Debug;
 
     /// The initial abstract state at the program's start location.
@@ -120,4 +120,20 @@ pub trait Cpa {
     fn is_target(&self, _state: &Self::State) -> bool {
         false
     }
+
+    /// The steps leaving `state`. Only the analysis that tracks the program
+    /// counter (the composite) knows them; components return none.
+    fn transitions(&self, _state: &Self::State) -> Vec<Transition<'_>> {
+        Vec::new()
+    }
+
+    /// States with different keys are never merged or compared for coverage
+    /// (the reached set is partitioned by it, e.g. by location).
+    fn partition_key(&self, _state: &Self::State) -> u64 {
+        0
+    }
 }
+
+pub mod callstack;
+pub mod composite;
+pub mod location;

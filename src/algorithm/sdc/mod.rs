@@ -19,7 +19,10 @@ use std::collections::{BTreeMap, BTreeSet};
 use std::hash::Hash;
 use std::time::Duration;
 
-pub use monitor::{Budget, Clock, CpuClock, ManualClock, Monitor, RefinementRule, Usage};
+pub use monitor::{
+    process_cpu_time, thread_cpu_time, Budget, Clock, CpuClock, ManualClock, Monitor,
+    RefinementRule, Usage,
+};
 pub use strategy::{Planner, Strategy, StrategyConfig};
 
 /// What one call of `analyze_β(reached, waitlist)` found.

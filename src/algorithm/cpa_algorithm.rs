@@ -1,0 +1,234 @@
+//! The CPA algorithm (Alg. 1 of paper 002) over a reached set that is also
+//! the abstract reachability graph: every entry knows its parent and the step
+//! that produced it, so a path to a target can be read back.
+
+use std::collections::VecDeque;
+
+use hashbrown::HashMap;
+
+use crate::cfa::EdgeId;
+use crate::cpa::{Cpa, Transition};
+
+/// Order in which the waitlist is explored.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum WaitlistOrder {
+    BreadthFirst,
+    DepthFirst,
+}
+
+/// How a step of the ARG was taken (owned copy of a [`Transition`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Step {
+    Edge(EdgeId),
+    Enter(EdgeId),
+    Return(EdgeId),
+    Woven,
+}
+
+impl Step {
+    fn of(t: &Transition) -> Step {
+        match t {
+            Transition::Edge { id, .. } => Step::Edge(*id),
+            Transition::Enter { call, .. } => Step::Enter(*call),
+            Transition::Return { call, .. } => Step::Return(*call),
+            Transition::Woven { .. } => Step::Woven,
+        }
+    }
+}
+
+/// A node of the abstract reachability graph.
+#[derive(Debug)]
+pub struct ArgNode<S, P> {
+    pub state: S,
+    pub precision: P,
+    pub parent: Option<(usize, Step)>,
+}
+
+/// `reached` and `waitlist` of Alg. 1.
+pub struct Reached<S, P> {
+    pub nodes: Vec<ArgNode<S, P>>,
+    partitions: HashMap<u64, Vec<usize>>,
+    waitlist: VecDeque<usize>,
+    order: WaitlistOrder,
+}
+
+/// Why [`run`] returned.
+#[derive(Debug, PartialEq, Eq)]
+pub enum Outcome {
+    /// A target state was reached (its node index).
+    Target(usize),
+    /// The waitlist is empty: the fixed point.
+    Done,
+    /// `interrupt` asked to stop (a budget ran out).
+    Interrupted,
+}
+
+impl<S: Clone + PartialEq, P: Clone> Reached<S, P> {
+    /// `reached = waitlist = {(e0, π0)}`.
+    pub fn new<C: Cpa<State = S, Precision = P>>(
+        cpa: &C,
+        e0: S,
+        p0: P,
+        order: WaitlistOrder,
+    ) -> Self {
+        let mut r = Reached {
+            nodes: Vec::new(),
+            partitions: HashMap::new(),
+            waitlist: VecDeque::new(),
+            order,
+        };
+        let key = cpa.partition_key(&e0);
+        r.nodes.push(ArgNode {
+            state: e0,
+            precision: p0,
+            parent: None,
+        });
+        r.partitions.entry(key).or_default().push(0);
+        r.waitlist.push_back(0);
+        r
+    }
+
+    pub fn waitlist_len(&self) -> usize {
+        self.waitlist.len()
+    }
+
+    /// The steps from the root to node `n`.
+    pub fn path_to(&self, mut n: usize) -> Vec<(usize, Step)> {
+        let mut path = Vec::new();
+        while let Some((parent, step)) = self.nodes[n].parent {
+            path.push((n, step));
+            n = parent;
+        }
+        path.reverse();
+        path
+    }
+
+    fn choose(&mut self) -> Option<usize> {
+        match self.order {
+            WaitlistOrder::BreadthFirst => self.waitlist.pop_front(),
+            WaitlistOrder::DepthFirst => self.waitlist.pop_back(),
+        }
+    }
+}
+
+/// Runs Alg. 1 until a target is reached, the waitlist is empty, or
+/// `interrupt(reached size)` returns true (checked before each expansion).
+/// Counts the transitions taken in `transitions`.
+pub fn run<C: Cpa>(
+    cpa: &C,
+    reached: &mut Reached<C::State, C::Precision>,
+    transitions: &mut u64,
+    interrupt: &mut dyn FnMut(usize) -> bool,
+) -> Outcome {
+    while !reached.waitlist.is_empty() {
+        if interrupt(reached.nodes.len()) {
+            return Outcome::Interrupted;
+        }
+        let Some(n) = reached.choose() else { break };
+        let (state, prec) = (
+            reached.nodes[n].state.clone(),
+            reached.nodes[n].precision.clone(),
+        );
+        for t in cpa.transitions(&state) {
+            for succ in cpa.transfer(&state, &t, &prec) {
+                *transitions += 1;
+                let (succ, sprec) = cpa.prec(succ, prec.clone());
+                let key = cpa.partition_key(&succ);
+                // merge (line 6-10): merge-sep components keep the reached state as it is.
+                if let Some(part) = reached.partitions.get(&key) {
+                    for &r in part.clone().iter() {
+                        let merged = cpa.merge(&succ, &reached.nodes[r].state, &sprec);
+                        if merged != reached.nodes[r].state {
+                            reached.nodes[r].state = merged;
+                            reached.nodes[r].precision = sprec.clone();
+                            if !reached.waitlist.contains(&r) {
+                                reached.waitlist.push_back(r);
+                            }
+                        }
+                    }
+                }
+                // stop (line 11)
+                let covered = {
+                    let part = reached
+                        .partitions
+                        .get(&key)
+                        .map(Vec::as_slice)
+                        .unwrap_or(&[]);
+                    let mut it = part.iter().map(|&r| &reached.nodes[r].state);
+                    cpa.stop(&succ, &mut it, &sprec)
+                };
+                if covered {
+                    continue;
+                }
+                let idx = reached.nodes.len();
+                let target = cpa.is_target(&succ);
+                reached.nodes.push(ArgNode {
+                    state: succ,
+                    precision: sprec,
+                    parent: Some((n, Step::of(&t))),
+                });
+                reached.partitions.entry(key).or_default().push(idx);
+                reached.waitlist.push_back(idx);
+                if target {
+                    return Outcome::Target(idx);
+                }
+            }
+        }
+    }
+    Outcome::Done
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::cpa::composite::{CompositeCpa, NoData};
+    use crate::frontend::{parse_source, FrontendOptions};
+
+    fn check(src: &str) -> (Outcome, usize) {
+        let p = parse_source("t.c", src, &FrontendOptions::default()).unwrap();
+        let cpa = CompositeCpa::new(&p, NoData, vec!["ERROR".into()]);
+        let start = p.start.unwrap();
+        let mut r = Reached::new(
+            &cpa,
+            cpa.initial_state(start),
+            cpa.initial_precision(start),
+            WaitlistOrder::BreadthFirst,
+        );
+        let mut n = 0;
+        let out = run(&cpa, &mut r, &mut n, &mut |_| false);
+        (out, r.nodes.len())
+    }
+
+    #[test]
+    fn finds_a_label_inside_a_called_function() {
+        let (out, _) =
+            check("void f(int x) { if (x) { ERROR: ; } } int main(void) { f(1); return 0; }");
+        assert!(matches!(out, Outcome::Target(_)));
+    }
+
+    #[test]
+    fn unreachable_labels_reach_the_fixed_point() {
+        let (out, _) = check("void g(void) { ERROR: ; } void f(void) { } int main(void) { while (1) f(); return 0; }");
+        assert_eq!(out, Outcome::Done);
+        let (out, _) = check("void abort(void); int main(void) { abort(); ERROR: return 0; }");
+        assert_eq!(out, Outcome::Done, "abort ends the path");
+    }
+
+    #[test]
+    fn returns_go_back_to_the_calling_site_only() {
+        // f is called from two places; only the second call site leads to ERROR.
+        let src = "void f(void) { } int main(int c) { f(); if (0) { ERROR: ; } f(); return 0; }";
+        let (out, nodes) = check(src);
+        assert_eq!(out, Outcome::Done);
+        assert!(nodes > 5);
+    }
+
+    #[test]
+    fn recursion_is_cut_and_terminates() {
+        let (out, _) = check("int r(int n) { if (n) return r(n - 1); return 0; } int main(void) { r(5); ERROR: return 0; }");
+        assert!(
+            matches!(out, Outcome::Target(_)),
+            "the code after the recursive call stays reachable"
+        );
+    }
+}

@@ -1,0 +1,180 @@
+//! The composite CPA over the location and call-stack CPAs and one data
+//! analysis `D`; it decides which steps leave a state (CFA edges, entering a
+//! callee, returning to the caller) and which states are targets.
+//!
+//! With [`NoData`] the composite tracks only control: every path of the CFA
+//! is feasible for it, so an unreachable target location proves the property
+//! (an over-approximation of all executions), while a reachable one proves
+//! nothing. The LOOM composite of issue 5 extends this one with the
+//! specification CPAs and on-the-fly weaving.
+//!
+//! Functions without a body are assumed not to call back into the module
+//! (LDV's environment model calls the module's callbacks itself); calls of
+//! `Abort` functions end the path.
+
+use super::callstack::{CallStack, CallstackCpa};
+use super::location::LocationCpa;
+use super::{Cpa, Transition};
+use crate::cfa::{EdgeId, EdgeOp, LocId, Program};
+use crate::ir::{FuncId, FunctionKind};
+
+/// A data analysis that tracks nothing.
+pub struct NoData;
+
+impl Cpa for NoData {
+    type State = ();
+    type Precision = ();
+    fn initial_state(&self, _start: LocId) {}
+    fn initial_precision(&self, _start: LocId) {}
+    fn transfer(&self, _state: &(), _step: &Transition, _prec: &()) -> Vec<()> {
+        vec![()]
+    }
+    fn less_or_equal(&self, _a: &(), _b: &()) -> bool {
+        true
+    }
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct CompositeState<D> {
+    pub loc: LocId,
+    pub stack: CallStack,
+    pub data: D,
+}
+
+/// Location × call stack × `D`, with targets given by location labels.
+pub struct CompositeCpa<'p, D: Cpa> {
+    pub program: &'p Program,
+    location: LocationCpa<'p>,
+    callstack: CallstackCpa<'p>,
+    pub data: D,
+    /// Labels whose locations violate the property.
+    target_labels: Vec<String>,
+    /// Locations carrying a target label (precomputed).
+    targets: Vec<bool>,
+}
+
+impl<'p, D: Cpa> CompositeCpa<'p, D> {
+    pub fn new(program: &'p Program, data: D, target_labels: Vec<String>) -> Self {
+        let targets = program
+            .locations
+            .iter()
+            .map(|l| l.labels.iter().any(|x| target_labels.contains(x)))
+            .collect();
+        CompositeCpa {
+            program,
+            location: LocationCpa { program },
+            callstack: CallstackCpa { program },
+            data,
+            target_labels,
+            targets,
+        }
+    }
+
+    pub fn target_labels(&self) -> &[String] {
+        &self.target_labels
+    }
+
+    fn function_of(&self, loc: LocId) -> FuncId {
+        self.program.loc(loc).func
+    }
+}
+
+impl<'p, D: Cpa> Cpa for CompositeCpa<'p, D> {
+    type State = CompositeState<D::State>;
+    type Precision = D::Precision;
+
+    fn initial_state(&self, start: LocId) -> Self::State {
+        CompositeState {
+            loc: self.location.initial_state(start),
+            stack: self.callstack.initial_state(start),
+            data: self.data.initial_state(start),
+        }
+    }
+
+    fn initial_precision(&self, start: LocId) -> D::Precision {
+        self.data.initial_precision(start)
+    }
+
+    fn transitions(&self, s: &Self::State) -> Vec<Transition<'_>> {
+        let p = self.program;
+        let mut out = Vec::new();
+        let func = self.function_of(s.loc);
+        if p.func(func).body.as_ref().is_some_and(|b| b.exit == s.loc) {
+            if let Some(call) = s.stack.top() {
+                out.push(Transition::Return {
+                    call,
+                    edge: p.edge(call),
+                    callee: func,
+                });
+            }
+            return out;
+        }
+        for &id in p.outgoing(s.loc) {
+            let edge = p.edge(id);
+            match &edge.op {
+                EdgeOp::Call { callee, .. } => {
+                    let f = p.func(*callee);
+                    if f.kind == FunctionKind::Abort {
+                        continue;
+                    }
+                    if f.body.is_some() && !s.stack.contains(*callee) {
+                        out.push(Transition::Enter {
+                            call: id,
+                            edge,
+                            callee: *callee,
+                        });
+                    } else {
+                        out.push(Transition::Edge { id, edge });
+                    }
+                }
+                _ => out.push(Transition::Edge { id, edge }),
+            }
+        }
+        out
+    }
+
+    fn transfer(
+        &self,
+        s: &Self::State,
+        step: &Transition,
+        prec: &D::Precision,
+    ) -> Vec<Self::State> {
+        let mut out = Vec::new();
+        for loc in self.location.transfer(&s.loc, step, &()) {
+            for stack in self.callstack.transfer(&s.stack, step, &()) {
+                for data in self.data.transfer(&s.data, step, prec) {
+                    out.push(CompositeState {
+                        loc,
+                        stack: stack.clone(),
+                        data,
+                    });
+                }
+            }
+        }
+        out
+    }
+
+    fn less_or_equal(&self, a: &Self::State, b: &Self::State) -> bool {
+        a.loc == b.loc && a.stack == b.stack && self.data.less_or_equal(&a.data, &b.data)
+    }
+
+    fn is_target(&self, s: &Self::State) -> bool {
+        self.targets[s.loc.0 as usize]
+    }
+
+    fn partition_key(&self, s: &Self::State) -> u64 {
+        use std::hash::{Hash, Hasher};
+        let mut h = std::collections::hash_map::DefaultHasher::new();
+        s.loc.hash(&mut h);
+        s.stack.hash(&mut h);
+        h.finish()
+    }
+}
+
+/// The call edge of a step, if it is a call or return (for reports).
+pub fn call_edge(step: &Transition) -> Option<EdgeId> {
+    match step {
+        Transition::Enter { call, .. } | Transition::Return { call, .. } => Some(*call),
+        _ => None,
+    }
+}

@@ -1,0 +1,88 @@
+//! `mpv verify` end to end: the JSON schema, sound TRUE for unreachable error
+//! locations, UNKNOWN (never TRUE) for reachable ones, clear errors.
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+fn prog(name: &str) -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/programs/verify")
+        .join(name)
+}
+
+fn verify(file: &Path, extra: &[&str]) -> (bool, serde_json::Value, String) {
+    let out = Command::new(env!("CARGO_BIN_EXE_mpv"))
+        .arg("verify")
+        .arg(file)
+        .arg("--prp")
+        .arg(prog("error_label.prp"))
+        .args(["--format", "json"])
+        .args(extra)
+        .output()
+        .unwrap();
+    let json = serde_json::from_slice(&out.stdout).unwrap_or(serde_json::Value::Null);
+    (
+        out.status.success(),
+        json,
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
+}
+
+#[test]
+fn error_reachable_through_a_callback_is_not_proved() {
+    let (ok, j, err) = verify(&prog("callback_reaches_error.c"), &[]);
+    assert!(ok, "{err}");
+    let p = &j["properties"][0];
+    assert_eq!(p["id"], "label:ERROR");
+    assert_eq!(p["verdict"], "unknown");
+    assert_eq!(p["relevant"], true);
+    for key in [
+        "parse_s",
+        "cfa_s",
+        "analysis_cpu_s",
+        "total_cpu_s",
+        "peak_rss_mb",
+        "reached_states",
+    ] {
+        assert!(j["stats"][key].is_number(), "stats.{key}");
+    }
+}
+
+#[test]
+fn error_in_a_function_never_called_is_true() {
+    let (ok, j, err) = verify(&prog("dead_error.c"), &[]);
+    assert!(ok, "{err}");
+    assert_eq!(j["properties"][0]["verdict"], "true");
+    assert_eq!(j["properties"][0]["relevant"], true);
+}
+
+#[test]
+fn limits_give_unknown_with_the_reason() {
+    let (ok, j, _) = verify(&prog("dead_error.c"), &["--max-states", "2"]);
+    assert!(ok);
+    assert_eq!(j["properties"][0]["verdict"], "unknown");
+    assert_eq!(
+        j["properties"][0]["reason"],
+        "state limit of the reachability analysis"
+    );
+}
+
+#[test]
+fn bad_input_gives_a_clear_error() {
+    let dir = std::env::temp_dir().join(format!("mpv-verify-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let bad = dir.join("bad.c");
+    std::fs::write(&bad, "int main(void) {\n  return 0\n}\n").unwrap();
+    let (ok, _, err) = verify(&bad, &[]);
+    assert!(!ok);
+    assert!(err.contains("bad.c:3:1: syntax error"), "{err}");
+    let (ok, _, err) = verify(&dir.join("missing.c"), &[]);
+    assert!(!ok);
+    assert!(
+        err.contains("missing.c") && err.contains("No such file"),
+        "{err}"
+    );
+    let (ok, _, err) = verify(&prog("dead_error.c"), &["--select", "label:NOPE"]);
+    assert!(!ok);
+    assert!(err.contains("no property `label:NOPE`"), "{err}");
+}
