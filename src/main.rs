@@ -4,5 +4,10 @@
 static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
 
 fn main() -> std::process::ExitCode {
+    // Die quietly on a closed pipe (`mpv cfa big.c | head`) like other CLI tools.
+    // SAFETY: resetting a signal disposition to its default at start-up.
+    unsafe {
+        libc::signal(libc::SIGPIPE, libc::SIG_DFL);
+    }
     mpv::cli::run()
 }

@@ -263,3 +263,18 @@ fn labels_positions_and_errors() {
         "{err}"
     );
 }
+
+#[test]
+fn pointer_calls_see_functions_defined_later_in_the_file() {
+    let src = "void f(void g(int)) { g(1); } void h(int i) { } int main(void) { f(h); return 0; }";
+    let p = parse_source("t.c", src, &FrontendOptions::default()).unwrap();
+    let o = ops(&p, "f");
+    assert!(o.contains(&"[g == &h]".to_string()), "{o:?}");
+    assert!(o.contains(&"h(1);".to_string()), "{o:?}");
+    let fallback = edge_with(&p, "f", "(*g)(1); /* unknown target */");
+    let guard = edge_with(&p, "f", "[!(g == &h)]");
+    assert_eq!(
+        fallback.from, guard.to,
+        "the unknown-target call is taken only when no candidate matches"
+    );
+}

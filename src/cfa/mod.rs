@@ -175,6 +175,14 @@ impl Program {
         id
     }
 
+    /// Makes edge `e` leave from `from` instead of its current source.
+    pub fn move_edge_source(&mut self, e: EdgeId, from: LocId) {
+        let old = self.edges[e.0 as usize].from;
+        self.out_edges[old.0 as usize].retain(|&x| x != e);
+        self.out_edges[from.0 as usize].push(e);
+        self.edges[e.0 as usize].from = from;
+    }
+
     /// Adds a variable owned by a specification automaton and returns its id.
     pub fn add_spec_var(&mut self, name: String, ty: TypeId) -> VarId {
         self.vars.push(Variable {

@@ -1105,8 +1105,10 @@ impl<'a> Lowerer<'a> {
         self.function_id(name, ty, pos)
     }
 
-    /// A call through a function pointer: a case split over the address-taken
-    /// functions of a compatible type, and a fallback for any other target.
+    /// A call through a function pointer. The fallback edge is emitted now;
+    /// the case split over candidates is added by
+    /// [`resolve_pointer_calls`](Self::resolve_pointer_calls) once every
+    /// function of the translation unit is known.
     fn pointer_call(
         &mut self,
         target: Expr,
@@ -1128,48 +1130,70 @@ impl<'a> Lowerer<'a> {
                 return;
             }
         }
-        let candidates: Vec<FuncId> = (0..self.p.functions.len() as u32)
-            .map(FuncId)
-            .filter(|&f| {
-                self.p.func(f).address_taken && self.compatible(self.p.func(f).ty, fty, args.len())
-            })
-            .collect();
-        let from = self.here(pos);
-        let join = self.new_loc(pos);
-        let mut rest = from;
+        let id = crate::cfa::EdgeId(self.p.edges.len() as u32);
+        self.emit(EdgeOp::CallUnknown { lhs, target, args }, pos);
+        self.pointer_calls.push((id, fty));
+    }
+
+    /// Splits every pointer call over the address-taken functions of a
+    /// compatible type: `[fp == &f] f(args)` for each candidate, and the
+    /// original unknown-target edge under the negation of all cases.
+    pub(super) fn resolve_pointer_calls(&mut self) {
         let int = self.int_ty();
-        for &f in &candidates {
-            let fexpr = Expr::new(ExprKind::Func(f), self.p.func(f).ty);
-            let addr = self.addr_of(fexpr);
-            let cond = Expr::new(
-                ExprKind::Binary(BinaryOp::Eq, Box::new(target.clone()), Box::new(addr)),
-                int,
-            );
-            let (hit, next) = (self.new_loc(pos), self.new_loc(pos));
-            self.edge(
-                rest,
-                hit,
-                EdgeOp::Assume {
-                    cond: cond.clone(),
-                    truth: true,
-                },
-                pos,
-            );
-            self.edge(
-                hit,
-                join,
-                EdgeOp::Call {
-                    lhs: lhs.clone(),
-                    callee: f,
-                    args: args.clone(),
-                },
-                pos,
-            );
-            self.edge(rest, next, EdgeOp::Assume { cond, truth: false }, pos);
-            rest = next;
+        for (id, fty) in std::mem::take(&mut self.pointer_calls) {
+            let edge = self.p.edge(id).clone();
+            let EdgeOp::CallUnknown { lhs, target, args } = &edge.op else {
+                continue;
+            };
+            let candidates: Vec<FuncId> = (0..self.p.functions.len() as u32)
+                .map(FuncId)
+                .filter(|&f| self.p.func(f).address_taken)
+                .filter(|&f| self.compatible(self.p.func(f).ty, fty, args.len()))
+                .collect();
+            if candidates.is_empty() {
+                continue;
+            }
+            self.f.func = Some(self.p.loc(edge.from).func);
+            let mut rest = edge.from;
+            let mut first = true;
+            for &f in &candidates {
+                let fexpr = Expr::new(ExprKind::Func(f), self.p.func(f).ty);
+                let addr = self.addr_of(fexpr);
+                let cond = Expr::new(
+                    ExprKind::Binary(BinaryOp::Eq, Box::new(target.clone()), Box::new(addr)),
+                    int,
+                );
+                let (hit, next) = (self.new_loc(edge.pos), self.new_loc(edge.pos));
+                if first {
+                    // The unknown-target edge moves behind the case split.
+                    self.p.move_edge_source(id, next);
+                    first = false;
+                }
+                self.edge(
+                    rest,
+                    hit,
+                    EdgeOp::Assume {
+                        cond: cond.clone(),
+                        truth: true,
+                    },
+                    edge.pos,
+                );
+                self.edge(
+                    hit,
+                    edge.to,
+                    EdgeOp::Call {
+                        lhs: lhs.clone(),
+                        callee: f,
+                        args: args.clone(),
+                    },
+                    edge.pos,
+                );
+                self.edge(rest, next, EdgeOp::Assume { cond, truth: false }, edge.pos);
+                rest = next;
+            }
+            self.p.move_edge_source(id, rest);
+            self.f.func = None;
         }
-        self.edge(rest, join, EdgeOp::CallUnknown { lhs, target, args }, pos);
-        self.cur = Some(join);
     }
 
     /// Whether a function of type `f` may be called through a pointer of type `want`.

@@ -63,6 +63,9 @@ pub(super) struct Lowerer<'a> {
     deferred_inits: Vec<(VarId, Option<&'a Node<Initializer>>)>,
     /// Position of each variable in `deferred_inits`.
     deferred_index: HashMap<VarId, usize>,
+    /// Calls through pointers (their fallback edge and the pointer's function type),
+    /// split over candidates when the whole translation unit is known.
+    pointer_calls: Vec<(crate::cfa::EdgeId, TypeId)>,
     /// Current location while building a body; `None` after a jump.
     cur: Option<LocId>,
     f: FnState,
@@ -90,6 +93,7 @@ pub(super) fn lower(
         value_names: value_names(unit),
         deferred_inits: Vec::new(),
         deferred_index: HashMap::new(),
+        pointer_calls: Vec::new(),
         cur: None,
         f: FnState::default(),
         dry: 0,
@@ -106,6 +110,7 @@ pub(super) fn lower(
             ExternalDeclaration::FunctionDefinition(fd) => l.function_definition(fd)?,
         }
     }
+    l.resolve_pointer_calls();
     l.start_function()?;
     Ok(l.p)
 }
