@@ -30,6 +30,9 @@ fn corpus_dir() -> PathBuf {
     PathBuf::from(String::from_utf8_lossy(&out.stdout).trim())
 }
 
+/// Verdict, analysis CPU seconds and reached states, or the error.
+type TaskResult = Result<(Verdict, f64, usize), String>;
+
 fn main() {
     let dir = corpus_dir();
     let limit: f64 = std::env::var("MPV_TIME_LIMIT")
@@ -53,7 +56,7 @@ fn main() {
         cpu: Some(Duration::from_secs_f64(limit)),
         max_states: 1_000_000,
     };
-    let results: Vec<(Vec<String>, Result<(Verdict, f64, usize), String>)> = rows
+    let results: Vec<(Vec<String>, TaskResult)> = rows
         .par_iter()
         .map(|r| {
             let res = (|| {

@@ -6,7 +6,6 @@
 //! `ARCHITECTURE.md` for the code map.
 
 pub mod algorithm;
-pub mod batch;
 pub mod cfa;
 pub mod cli;
 pub mod cpa;
@@ -14,7 +13,6 @@ pub mod error;
 pub mod frontend;
 pub mod ir;
 pub mod report;
-pub mod smt;
 pub mod spec;
 
 pub use error::{Error, Result};

@@ -64,6 +64,21 @@ pub enum Outcome {
 }
 
 impl<S: Clone + PartialEq, P: Clone> Reached<S, P> {
+    /// `reached = waitlist = {(e0, π0)}` with the CPA's initial state and
+    /// precision at `start`.
+    pub fn start<C: Cpa<State = S, Precision = P>>(
+        cpa: &C,
+        start: crate::cfa::LocId,
+        order: WaitlistOrder,
+    ) -> Self {
+        Self::new(
+            cpa,
+            cpa.initial_state(start),
+            cpa.initial_precision(start),
+            order,
+        )
+    }
+
     /// `reached = waitlist = {(e0, π0)}`.
     pub fn new<C: Cpa<State = S, Precision = P>>(
         cpa: &C,
@@ -188,12 +203,7 @@ mod tests {
         let p = parse_source("t.c", src, &FrontendOptions::default()).unwrap();
         let cpa = CompositeCpa::new(&p, NoData, vec!["ERROR".into()]);
         let start = p.start.unwrap();
-        let mut r = Reached::new(
-            &cpa,
-            cpa.initial_state(start),
-            cpa.initial_precision(start),
-            WaitlistOrder::BreadthFirst,
-        );
+        let mut r = Reached::start(&cpa, start, WaitlistOrder::BreadthFirst);
         let mut n = 0;
         let out = run(&cpa, &mut r, &mut n, &mut |_| false);
         (out, r.nodes.len())

@@ -14,7 +14,6 @@ use crate::algorithm::cpa_algorithm::{run, Outcome, Reached, WaitlistOrder};
 use crate::algorithm::sdc::thread_cpu_time;
 use crate::cfa::Program;
 use crate::cpa::composite::{CompositeCpa, NoData};
-use crate::cpa::Cpa;
 use crate::report::{PropertyResult, Verdict};
 use crate::spec::{relevance, Goal, Property};
 
@@ -63,12 +62,7 @@ pub fn check(
     if !labels.is_empty() {
         let cpa = CompositeCpa::new(program, NoData, labels);
         let start = program.start.expect("a program has a start");
-        let mut reached = Reached::new(
-            &cpa,
-            cpa.initial_state(start),
-            cpa.initial_precision(start),
-            WaitlistOrder::DepthFirst,
-        );
+        let mut reached = Reached::start(&cpa, start, WaitlistOrder::DepthFirst);
         let mut polls = 0u32;
         loop {
             let mut interrupt = |size: usize| {
@@ -76,7 +70,7 @@ pub fn check(
                 if size > limits.max_states {
                     return true;
                 }
-                polls % 512 == 0
+                polls.is_multiple_of(512)
                     && limits
                         .cpu
                         .is_some_and(|c| thread_cpu_time().saturating_sub(started) >= c)

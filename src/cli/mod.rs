@@ -1,9 +1,7 @@
 //! The command line: argument parsing and output only; no analysis logic.
 //! Each subcommand lives in its own file.
 
-mod batch;
 mod cfa;
-mod report;
 mod spec;
 mod verify;
 
@@ -25,15 +23,11 @@ struct Cli {
 enum Command {
     /// Parse a C file and print a summary of its control-flow automata.
     Cfa(cfa::CfaArgs),
-    /// Check, list and test specification files.
+    /// Check property files and their relevance for a module.
     #[command(subcommand)]
     Spec(spec::SpecCommand),
-    /// Verify a module against a set of properties.
+    /// Verify a module against properties: one result per property.
     Verify(verify::VerifyArgs),
-    /// Verify many modules in parallel, isolated, with resumable results.
-    Batch(batch::BatchArgs),
-    /// Summarise batch results.
-    Report(report::ReportArgs),
 }
 
 /// Runs the command line; exit code 0 on success, 1 on a user-facing error.
@@ -43,8 +37,6 @@ pub fn run() -> ExitCode {
         Command::Cfa(a) => cfa::run(a),
         Command::Spec(c) => spec::run(c),
         Command::Verify(a) => verify::run(a),
-        Command::Batch(a) => batch::run(a),
-        Command::Report(a) => report::run(a),
     };
     match result {
         Ok(code) => code,

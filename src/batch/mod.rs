@@ -1,2 +1,0 @@
-//! Batch verification: many modules, in isolated processes, in parallel, with
-//! durable resumable results.

@@ -1,1 +1,0 @@
-//! C expressions to Z3 terms, the solver wrapper and its caches.
