@@ -1,19 +1,21 @@
-//! Control-flow reachability of the properties' error locations: the CPA
-//! algorithm over location × call stack (no data), all properties in one run,
-//! continuing after each target.
+//! Reachability of the properties' error locations under the explicit-value
+//! abstraction: the CPA algorithm over location × call stack × constant
+//! values of integer variables, all properties in one run, continuing after
+//! each target.
 //!
-//! Every execution of the program is a path of this abstraction, so a target
-//! location that is not reached proves its property (TRUE). A reached one
-//! proves nothing, since the abstraction has no data: the property stays
-//! UNKNOWN until the predicate analysis decides it. This is the cheap first
-//! stage of verification; it never answers FALSE.
+//! The abstraction over-approximates every execution, so a target location
+//! that is not reached proves its property (TRUE). A reached one proves
+//! nothing (values it does not know may make the path infeasible): the
+//! property stays UNKNOWN until the predicate analysis decides it. This is
+//! the cheap first stage of verification; it never answers FALSE.
 
 use std::time::Duration;
 
 use crate::algorithm::cpa_algorithm::{run, Outcome, Reached, WaitlistOrder};
 use crate::algorithm::sdc::thread_cpu_time;
 use crate::cfa::Program;
-use crate::cpa::composite::{CompositeCpa, NoData};
+use crate::cpa::composite::CompositeCpa;
+use crate::cpa::value::ValueCpa;
 use crate::report::{PropertyResult, Verdict};
 use crate::spec::{relevance, Goal, Property};
 
@@ -35,9 +37,9 @@ pub struct RunStats {
 }
 
 const REACHABLE: &str =
-    "error location reachable in the control-flow abstraction; deciding it needs the predicate analysis, which this build does not have";
+    "error location reachable under the explicit-value abstraction; deciding it needs the predicate analysis, which this build does not have";
 
-/// Decides what control-flow reachability can decide for each property.
+/// Decides what reachability under explicit values can decide for each property.
 pub fn check(
     program: &Program,
     properties: &[Property],
@@ -60,7 +62,7 @@ pub fn check(
     let mut stats = RunStats::default();
     let mut interrupted = false;
     if !labels.is_empty() {
-        let cpa = CompositeCpa::new(program, NoData, labels);
+        let cpa = CompositeCpa::new(program, ValueCpa::new(program), labels);
         let start = program.start.expect("a program has a start");
         let mut reached = Reached::start(&cpa, start, WaitlistOrder::DepthFirst);
         let mut polls = 0u32;
@@ -70,7 +72,7 @@ pub fn check(
                 if size > limits.max_states {
                     return true;
                 }
-                polls.is_multiple_of(512)
+                polls.is_multiple_of(64)
                     && limits
                         .cpu
                         .is_some_and(|c| thread_cpu_time().saturating_sub(started) >= c)
@@ -110,7 +112,7 @@ pub fn check(
                     let why = if limits.cpu.is_some_and(|c| stats.cpu >= c) { "timeout" } else { "state limit of the reachability analysis" };
                     (Verdict::Unknown, Some(why.into()))
                 }
-                (Goal::Label(_), true) => (Verdict::True, Some("error location unreachable in the control-flow abstraction".into())),
+                (Goal::Label(_), true) => (Verdict::True, Some("error location unreachable under the explicit-value abstraction".into())),
             };
             PropertyResult { id: p.id.clone(), verdict, reason, relevant: relevant[i], cpu_s: stats.cpu.as_secs_f64(), counterexample: None }
         })

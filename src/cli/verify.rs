@@ -73,7 +73,8 @@ pub fn run(args: VerifyArgs) -> Result<ExitCode> {
     let report = RunReport {
         file: args.file.display().to_string(),
         mpv_version: env!("CARGO_PKG_VERSION").to_string(),
-        analysis: "control-flow reachability (location × call stack)".into(),
+        analysis: "reachability under explicit values (location × call stack × integer constants)"
+            .into(),
         properties: results,
         stats: Stats {
             parse_s: times.parse.as_secs_f64(),

@@ -2,6 +2,8 @@
 //! analysis `D`; it decides which steps leave a state (CFA edges, entering a
 //! callee, returning to the caller) and which states are targets.
 //!
+//! The data analysis is [`NoData`] or the explicit-value analysis
+//! ([`super::value`]); its states are joined only at loop heads.
 //! With [`NoData`] the composite tracks only control: every path of the CFA
 //! is feasible for it, so an unreachable target location proves the property
 //! (an over-approximation of all executions), while a reachable one proves
@@ -152,6 +154,23 @@ impl<'p, D: Cpa> Cpa for CompositeCpa<'p, D> {
             }
         }
         out
+    }
+
+    /// Merge-sep, except at loop heads, where the data states of the same
+    /// location and call stack are joined (this keeps loops finite).
+    fn merge(&self, new: &Self::State, reached: &Self::State, prec: &D::Precision) -> Self::State {
+        if new.loc == reached.loc
+            && new.stack == reached.stack
+            && self.program.loc(new.loc).loop_head
+        {
+            CompositeState {
+                loc: reached.loc,
+                stack: reached.stack.clone(),
+                data: self.data.merge(&new.data, &reached.data, prec),
+            }
+        } else {
+            reached.clone()
+        }
     }
 
     fn less_or_equal(&self, a: &Self::State, b: &Self::State) -> bool {

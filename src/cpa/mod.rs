@@ -137,3 +137,4 @@ pub trait Cpa {
 pub mod callstack;
 pub mod composite;
 pub mod location;
+pub mod value;

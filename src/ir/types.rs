@@ -39,6 +39,24 @@ impl IntKind {
         }
     }
 
+    /// `v` converted to this type (C's modular conversion).
+    pub fn wrap(self, v: i128) -> i128 {
+        let bits = self.bits();
+        if self == IntKind::Bool {
+            return (v != 0) as i128;
+        }
+        if bits >= 128 {
+            return v;
+        }
+        let m = 1i128 << bits;
+        let u = v.rem_euclid(m);
+        if self.signed() && u >= m / 2 {
+            u - m
+        } else {
+            u
+        }
+    }
+
     /// `char` is signed on x86-64.
     pub fn signed(self) -> bool {
         matches!(

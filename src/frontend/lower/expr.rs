@@ -115,7 +115,7 @@ impl<'a> Lowerer<'a> {
             return e;
         }
         if let (ExprKind::IntConst(v), Type::Int(k)) = (&e.kind, self.p.types.get(to)) {
-            return Expr::int(super::types::wrap(*v, *k), to);
+            return Expr::int(k.wrap(*v), to);
         }
         Expr::new(ExprKind::Cast(Box::new(e)), to)
     }

@@ -490,7 +490,7 @@ pub(crate) fn fold(types: &crate::ir::TypeTable, e: &Expr) -> Option<i128> {
         ExprKind::Cast(a) => {
             let v = fold(types, a)?;
             match types.get(e.ty) {
-                Type::Int(k) => wrap(v, *k),
+                Type::Int(k) => k.wrap(v),
                 Type::Pointer(_) => v,
                 _ => return None,
             }
@@ -526,7 +526,7 @@ pub(crate) fn fold(types: &crate::ir::TypeTable, e: &Expr) -> Option<i128> {
                 B::LogOr => (x != 0 || y != 0) as i128,
             };
             match types.get(e.ty) {
-                Type::Int(k) => wrap(r, *k),
+                Type::Int(k) => k.wrap(r),
                 _ => r,
             }
         }
@@ -539,22 +539,4 @@ pub(crate) fn fold(types: &crate::ir::TypeTable, e: &Expr) -> Option<i128> {
         }
         _ => return None,
     })
-}
-
-/// Wraps a value into the range of an integer kind.
-pub(crate) fn wrap(v: i128, k: IntKind) -> i128 {
-    let bits = k.bits();
-    if bits >= 128 {
-        return v;
-    }
-    if k == IntKind::Bool {
-        return (v != 0) as i128;
-    }
-    let m = 1i128 << bits;
-    let u = v.rem_euclid(m);
-    if k.signed() && u >= m / 2 {
-        u - m
-    } else {
-        u
-    }
 }
