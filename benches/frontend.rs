@@ -14,25 +14,11 @@ use std::time::{Duration, Instant};
 use mpv::frontend::{parse_file_timed, FrontendOptions};
 use rayon::prelude::*;
 
+#[path = "../tests/common/mod.rs"]
+mod common;
+
 #[global_allocator]
 static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
-
-fn corpus_dir() -> PathBuf {
-    if let Ok(d) = std::env::var("MPV_BENCH_DIR") {
-        return PathBuf::from(d);
-    }
-    let script = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../shared/benchmarks/unpack.sh");
-    let out = std::process::Command::new("bash")
-        .arg(&script)
-        .output()
-        .expect("run unpack.sh");
-    assert!(
-        out.status.success(),
-        "unpack.sh failed: {}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    PathBuf::from(String::from_utf8_lossy(&out.stdout).trim())
-}
 
 fn tasks(dir: &std::path::Path) -> Vec<PathBuf> {
     let mut v = Vec::new();
@@ -61,7 +47,7 @@ fn vm_hwm_kb() -> u64 {
 }
 
 fn main() {
-    let dir = corpus_dir();
+    let dir = common::corpus_dir();
     let mut all = tasks(&dir);
     if let Ok(n) = std::env::var("MPV_BENCH_SAMPLE") {
         let n: usize = n.parse().expect("MPV_BENCH_SAMPLE is a number");

@@ -6,29 +6,19 @@
 //!     cargo bench --bench relevance
 
 use std::collections::BTreeMap;
-use std::path::PathBuf;
 
 use mpv::frontend::{parse_file, FrontendOptions};
 use mpv::spec::{prp, relevance};
 use rayon::prelude::*;
 
+#[path = "../tests/common/mod.rs"]
+mod common;
+
 #[global_allocator]
 static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
 
-fn corpus_dir() -> PathBuf {
-    if let Ok(d) = std::env::var("MPV_BENCH_DIR") {
-        return PathBuf::from(d);
-    }
-    let script = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../shared/benchmarks/unpack.sh");
-    let out = std::process::Command::new("bash")
-        .arg(&script)
-        .output()
-        .expect("run unpack.sh");
-    PathBuf::from(String::from_utf8_lossy(&out.stdout).trim())
-}
-
 fn main() {
-    let dir = corpus_dir();
+    let dir = common::corpus_dir();
     let text = std::fs::read_to_string(dir.join("single.tsv")).expect("single.tsv");
     let rows: Vec<Vec<String>> = text
         .lines()

@@ -6,7 +6,6 @@
 //!     MPV_TIME_LIMIT=60 MPV_BENCH_SAMPLE=400 cargo bench --bench single
 
 use std::collections::BTreeMap;
-use std::path::PathBuf;
 use std::time::Duration;
 
 use mpv::algorithm::reachability::{self, Limits};
@@ -15,26 +14,17 @@ use mpv::report::Verdict;
 use mpv::spec::prp;
 use rayon::prelude::*;
 
+#[path = "../tests/common/mod.rs"]
+mod common;
+
 #[global_allocator]
 static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
-
-fn corpus_dir() -> PathBuf {
-    if let Ok(d) = std::env::var("MPV_BENCH_DIR") {
-        return PathBuf::from(d);
-    }
-    let script = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../shared/benchmarks/unpack.sh");
-    let out = std::process::Command::new("bash")
-        .arg(&script)
-        .output()
-        .expect("run unpack.sh");
-    PathBuf::from(String::from_utf8_lossy(&out.stdout).trim())
-}
 
 /// Verdict, analysis CPU seconds and reached states, or the error.
 type TaskResult = Result<(Verdict, f64, usize), String>;
 
 fn main() {
-    let dir = corpus_dir();
+    let dir = common::corpus_dir();
     let limit: f64 = std::env::var("MPV_TIME_LIMIT")
         .ok()
         .and_then(|s| s.parse().ok())

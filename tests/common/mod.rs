@@ -1,4 +1,5 @@
-//! Helpers shared by the corpus tests: where the LDV benchmarks are.
+//! Helpers shared by the corpus tests and benches: where the LDV benchmarks are.
+#![allow(dead_code)]
 
 use std::path::PathBuf;
 

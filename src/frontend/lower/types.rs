@@ -312,24 +312,7 @@ impl<'a> Lowerer<'a> {
             // A reference, or a forward declaration.
             let c = match existing {
                 Some(c) => c,
-                None => {
-                    let name = tag.clone().unwrap_or_else(|| self.anon_name());
-                    let c = self.p.types.add_composite(Composite {
-                        name,
-                        is_union,
-                        fields: vec![],
-                        complete: false,
-                        size: 0,
-                        align: 1,
-                    });
-                    if let Some(t) = &tag {
-                        self.tags
-                            .last_mut()
-                            .expect("tag scope")
-                            .insert(t.clone(), Tag::Composite(c));
-                    }
-                    c
-                }
+                None => self.new_composite(tag.as_deref(), is_union),
             };
             return Ok(self.p.types.intern(Type::Composite(c)));
         };
@@ -342,24 +325,7 @@ impl<'a> Lowerer<'a> {
             });
         let c = match in_scope {
             Some(c) => c,
-            None => {
-                let name = tag.clone().unwrap_or_else(|| self.anon_name());
-                let c = self.p.types.add_composite(Composite {
-                    name,
-                    is_union,
-                    fields: vec![],
-                    complete: false,
-                    size: 0,
-                    align: 1,
-                });
-                if let Some(t) = &tag {
-                    self.tags
-                        .last_mut()
-                        .expect("tag scope")
-                        .insert(t.clone(), Tag::Composite(c));
-                }
-                c
-            }
+            None => self.new_composite(tag.as_deref(), is_union),
         };
         let mut fields = Vec::new();
         for d in decls {
@@ -437,6 +403,26 @@ impl<'a> Lowerer<'a> {
         comp.size = size;
         comp.align = align;
         Ok(self.p.types.intern(Type::Composite(c)))
+    }
+
+    /// A new, still incomplete struct or union, declared under `tag` in the current scope.
+    fn new_composite(&mut self, tag: Option<&str>, is_union: bool) -> crate::ir::CompositeId {
+        let name = tag.map(str::to_string).unwrap_or_else(|| self.anon_name());
+        let c = self.p.types.add_composite(Composite {
+            name,
+            is_union,
+            fields: vec![],
+            complete: false,
+            size: 0,
+            align: 1,
+        });
+        if let Some(t) = tag {
+            self.tags
+                .last_mut()
+                .expect("tag scope")
+                .insert(t.to_string(), Tag::Composite(c));
+        }
+        c
     }
 
     fn anon_name(&mut self) -> String {
