@@ -13,6 +13,7 @@ pub mod error;
 pub mod frontend;
 pub mod ir;
 pub mod report;
+pub mod smt;
 pub mod spec;
 
 pub use error::{Error, Result};

@@ -1,5 +1,5 @@
 //! `mpv verify` end to end: the JSON schema, sound TRUE for unreachable error
-//! locations, UNKNOWN (never TRUE) for reachable ones, clear errors.
+//! locations, FALSE with a counterexample for reachable ones, clear errors.
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -34,7 +34,10 @@ fn error_reachable_through_a_callback_is_not_proved() {
     assert!(ok, "{err}");
     let p = &j["properties"][0];
     assert_eq!(p["id"], "label:ERROR");
-    assert_eq!(p["verdict"], "unknown");
+    assert_eq!(p["verdict"], "false", "x > 3 is possible");
+    assert!(p["counterexample"]["steps"]
+        .as_array()
+        .is_some_and(|s| !s.is_empty()));
     assert_eq!(p["relevant"], true);
     for key in [
         "parse_s",

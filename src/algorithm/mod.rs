@@ -4,3 +4,4 @@
 pub mod cpa_algorithm;
 pub mod reachability;
 pub mod sdc;
+pub mod symexec;

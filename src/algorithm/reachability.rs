@@ -36,7 +36,7 @@ pub struct RunStats {
     pub cpu: Duration,
 }
 
-const REACHABLE: &str =
+pub const REACHABLE: &str =
     "error location reachable under the explicit-value abstraction; deciding it needs the predicate analysis, which this build does not have";
 
 /// Decides what reachability under explicit values can decide for each property.

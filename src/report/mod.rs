@@ -17,6 +17,8 @@ pub struct CexStep {
     pub line: u32,
     pub function: String,
     pub op: String,
+    /// The value written by the step in the error path's model (unsigned), if any.
+    pub values: Option<String>,
 }
 
 #[derive(Clone, Debug, Serialize)]

@@ -1,0 +1,494 @@
+//! Bounded symbolic execution over location × call stack with the exact
+//! bit-vector encoding of [`crate::smt`]: a depth-first search over the
+//! program's paths that keeps one Z3 solver with a push/pop level per branch
+//! point, prunes infeasible branches, and unrolls each loop head at most `k`
+//! times per path (iterative deepening over `k`).
+//!
+//! Verdicts: FALSE only for a satisfiable path to the target on which every
+//! operation was encoded exactly (`SymState::exact`), with the concrete error
+//! path from the model; TRUE only when the search was exhaustive (no loop
+//! bound hit, no solver `unknown`, no unsound step); otherwise UNKNOWN.
+
+use std::rc::Rc;
+use std::time::Duration;
+
+use hashbrown::HashMap;
+use z3::ast::{Bool, BV};
+use z3::{Params, SatResult, Solver};
+
+use crate::algorithm::sdc::thread_cpu_time;
+use crate::cfa::{EdgeOp, LocId, Program};
+use crate::cpa::callstack::CallStack;
+use crate::cpa::composite::{CompositeCpa, CompositeState, NoData};
+use crate::cpa::{Cpa, Transition};
+use crate::ir::FunctionKind;
+use crate::report::{CexStep, Counterexample, Verdict};
+use crate::smt::{is_allocator, Encoder, SymState};
+
+#[derive(Clone, Debug, Default)]
+pub struct SeStats {
+    pub transitions: u64,
+    pub solver_calls: u64,
+    pub solver_s: f64,
+    pub cpu: Duration,
+    pub bound: u32,
+}
+
+pub struct SeResult {
+    pub verdict: Verdict,
+    pub reason: Option<String>,
+    pub counterexample: Option<Counterexample>,
+    pub stats: SeStats,
+}
+
+struct PathNode<'p> {
+    step: Transition<'p>,
+    value: Option<BV>,
+    prev: Option<Rc<PathNode<'p>>>,
+}
+
+#[derive(Clone)]
+struct Node<'p> {
+    loc: LocId,
+    stack: CallStack,
+    sym: SymState,
+    visits: Rc<HashMap<LocId, u32>>,
+    path: Option<Rc<PathNode<'p>>>,
+    depth: u32,
+}
+
+enum Round {
+    Found(Counterexample),
+    Exhausted { complete: bool, why: Option<String> },
+    Timeout,
+}
+
+/// Checks whether a location labelled `label` is reachable from the start.
+pub fn check_label(program: &Program, label: &str, cpu_limit: Option<Duration>) -> SeResult {
+    let started = thread_cpu_time();
+    let cpa = CompositeCpa::new(program, NoData, vec![label.to_string()]);
+    let mut stats = SeStats::default();
+    let mut k = 1u32;
+    let mut last_why = None;
+    loop {
+        stats.bound = k;
+        let r = round(program, &cpa, k, started, cpu_limit, &mut stats);
+        stats.cpu = thread_cpu_time().saturating_sub(started);
+        match r {
+            Round::Found(cex) => {
+                return SeResult {
+                    verdict: Verdict::False,
+                    reason: None,
+                    counterexample: Some(cex),
+                    stats,
+                }
+            }
+            Round::Exhausted { complete: true, .. } => {
+                return SeResult {
+                    verdict: Verdict::True,
+                    reason: Some(format!("all paths explored (loop bound {k} never reached)")),
+                    counterexample: None,
+                    stats,
+                }
+            }
+            Round::Exhausted { why, .. } => {
+                if why.is_some() {
+                    last_why = why;
+                }
+                if k >= 64 {
+                    return SeResult {
+                        verdict: Verdict::Unknown,
+                        reason: Some(last_why.unwrap_or_else(|| "loop bound 64 reached".into())),
+                        counterexample: None,
+                        stats,
+                    };
+                }
+                k *= 2;
+            }
+            Round::Timeout => {
+                return SeResult {
+                    verdict: Verdict::Unknown,
+                    reason: Some("timeout".into()),
+                    counterexample: None,
+                    stats,
+                }
+            }
+        }
+    }
+}
+
+#[allow(clippy::too_many_arguments)]
+fn round<'p>(
+    program: &'p Program,
+    cpa: &'p CompositeCpa<'p, NoData>,
+    k: u32,
+    started: Duration,
+    cpu_limit: Option<Duration>,
+    stats: &mut SeStats,
+) -> Round {
+    let enc = Encoder::new(program);
+    let solver = Solver::new();
+    let mut level = 0u32;
+    let mut complete = true;
+    let mut why: Option<String> = None;
+    let start = program.start.expect("a program has a start");
+    let root = Node {
+        loc: start,
+        stack: CallStack::default(),
+        sym: enc.initial(),
+        visits: Rc::new(HashMap::new()),
+        path: None,
+        depth: 0,
+    };
+    let remaining = |stats: &SeStats| -> Option<Duration> {
+        let _ = stats;
+        cpu_limit.map(|c| c.saturating_sub(thread_cpu_time().saturating_sub(started)))
+    };
+    let check = |solver: &Solver, stats: &mut SeStats| -> SatResult {
+        if let Some(rem) = remaining(stats) {
+            let mut p = Params::new();
+            p.set_u32("timeout", (rem.as_millis() as u32).max(1));
+            solver.set_params(&p);
+        }
+        let t = thread_cpu_time();
+        let r = solver.check();
+        stats.solver_calls += 1;
+        stats.solver_s += thread_cpu_time().saturating_sub(t).as_secs_f64();
+        r
+    };
+    // (node, solver level of its prefix, constraint of the branch taken)
+    let mut stack: Vec<(Node<'p>, u32, Option<Bool>)> = vec![(root, 0, None)];
+    let mut polls = 0u32;
+    while let Some((mut node, lvl, constraint)) = stack.pop() {
+        if level > lvl {
+            solver.pop(level - lvl);
+            level = lvl;
+        }
+        if let Some(c) = constraint {
+            solver.push();
+            level += 1;
+            solver.assert(&c);
+            match check(&solver, stats) {
+                SatResult::Unsat => continue,
+                SatResult::Unknown => {
+                    if remaining(stats).is_some_and(|r| r.is_zero()) {
+                        return Round::Timeout;
+                    }
+                    complete = false;
+                    why = Some("solver returned unknown".into());
+                }
+                SatResult::Sat => {}
+            }
+        }
+        loop {
+            polls += 1;
+            if polls.is_multiple_of(256) && remaining(stats).is_some_and(|r| r.is_zero()) {
+                return Round::Timeout;
+            }
+            let cs = CompositeState {
+                loc: node.loc,
+                stack: node.stack.clone(),
+                data: (),
+            };
+            if cpa.is_target(&cs) {
+                match check(&solver, stats) {
+                    SatResult::Sat if node.sym.exact => {
+                        let model = solver.get_model();
+                        return Round::Found(counterexample(
+                            program,
+                            label_of(cpa),
+                            &node,
+                            model.as_ref(),
+                        ));
+                    }
+                    SatResult::Unsat => {}
+                    SatResult::Unknown if remaining(stats).is_some_and(|r| r.is_zero()) => {
+                        return Round::Timeout
+                    }
+                    _ => {
+                        complete = false;
+                        why = Some(
+                            "the only feasible error paths use over-approximated operations".into(),
+                        );
+                    }
+                }
+                break;
+            }
+            if program.loc(node.loc).loop_head {
+                let n = node.visits.get(&node.loc).copied().unwrap_or(0) + 1;
+                if n > k {
+                    complete = false;
+                    break;
+                }
+                Rc::make_mut(&mut node.visits).insert(node.loc, n);
+            }
+            if node.depth > 200_000 {
+                complete = false;
+                break;
+            }
+            let ts = cpa.transitions(&cs);
+            if ts.is_empty() {
+                break;
+            }
+            let last = ts.len() - 1;
+            let mut succs = Vec::with_capacity(ts.len());
+            for (i, t) in ts.into_iter().enumerate() {
+                let mut child = if i == last {
+                    node.clone()
+                } else {
+                    node.clone()
+                };
+                let Some(next) = cpa.transfer(&cs, &t, &()).into_iter().next() else {
+                    continue;
+                };
+                stats.transitions += 1;
+                let (c, value) = apply(&enc, &mut child.sym, &t, program);
+                child.loc = next.loc;
+                child.stack = next.stack;
+                child.depth += 1;
+                child.path = Some(Rc::new(PathNode {
+                    step: t,
+                    value,
+                    prev: child.path.take(),
+                }));
+                succs.push((child, c));
+            }
+            if !child_sound(&succs) {
+                complete = false;
+            }
+            if succs.len() == 1 {
+                let (child, c) = succs.pop().expect("one successor");
+                if let Some(c) = c {
+                    solver.assert(&c);
+                }
+                node = child;
+                continue;
+            }
+            for (child, c) in succs.into_iter().rev() {
+                stack.push((child, level, c));
+            }
+            break;
+        }
+    }
+    if level > 0 {
+        solver.pop(level);
+    }
+    Round::Exhausted { complete, why }
+}
+
+fn child_sound(succs: &[(Node, Option<Bool>)]) -> bool {
+    succs.iter().all(|(n, _)| n.sym.sound)
+}
+
+fn label_of<'a>(cpa: &'a CompositeCpa<NoData>) -> &'a str {
+    cpa.target_labels()
+        .first()
+        .map(String::as_str)
+        .unwrap_or("")
+}
+
+/// Applies one step to the symbolic state; returns the path constraint it
+/// adds and the value it writes (for counterexamples).
+fn apply(
+    enc: &Encoder<'_>,
+    st: &mut SymState,
+    t: &Transition,
+    p: &Program,
+) -> (Option<Bool>, Option<BV>) {
+    match t {
+        Transition::Edge { edge, .. } => match &edge.op {
+            EdgeOp::Skip => (None, None),
+            EdgeOp::Assume { cond, truth } => {
+                let c = enc.cond(st, cond);
+                (Some(if *truth { c } else { c.not() }), None)
+            }
+            EdgeOp::Assign { lhs, rhs } => (None, enc.assign(st, lhs, rhs)),
+            EdgeOp::Call { lhs, callee, args } => {
+                let f = p.func(*callee);
+                let mut cons = None;
+                let mut val = None;
+                match f.kind {
+                    FunctionKind::Assume => {
+                        if let Some(a) = args.first() {
+                            cons = Some(enc.cond(st, a));
+                        }
+                    }
+                    FunctionKind::Defined => {
+                        // recursion cut: the callee's effect is unknown
+                        st.exact = false;
+                        st.sound = false;
+                    }
+                    _ => {}
+                }
+                // arguments are evaluated (an imprecise argument taints the path)
+                for a in args {
+                    let _ = enc.eval(st, a);
+                }
+                if let Some(l) = lhs {
+                    if is_allocator(&f.name) {
+                        let (v, c) = enc.allocate(st);
+                        enc.write(st, l, v.clone());
+                        cons = Some(c);
+                        val = Some(v);
+                    } else {
+                        let v = enc.fresh(enc.width(l.ty));
+                        enc.write(st, l, v.clone());
+                        val = Some(v);
+                    }
+                }
+                (cons, val)
+            }
+            EdgeOp::CallUnknown { lhs, .. } => {
+                st.exact = false;
+                st.sound = false;
+                if let Some(l) = lhs {
+                    let v = enc.fresh(enc.width(l.ty));
+                    enc.write(st, l, v);
+                }
+                (None, None)
+            }
+            EdgeOp::Return { value } => {
+                let func = p.loc(edge.from).func;
+                let rv = p.func(func).body.as_ref().and_then(|b| b.ret_var);
+                match (value, rv) {
+                    (Some(v), Some(r)) => {
+                        let lhs = crate::ir::Expr::var(r, p.var(r).ty);
+                        (None, enc.assign(st, &lhs, v))
+                    }
+                    _ => (None, None),
+                }
+            }
+            EdgeOp::Havoc { lvalues, .. } => {
+                st.exact = false;
+                for l in lvalues {
+                    let v = enc.fresh(enc.width(l.ty));
+                    enc.write(st, l, v);
+                }
+                (None, None)
+            }
+        },
+        Transition::Enter { edge, callee, .. } => {
+            let EdgeOp::Call { args, .. } = &edge.op else {
+                return (None, None);
+            };
+            let f = p.func(*callee);
+            let vals: Vec<_> = args
+                .iter()
+                .zip(&f.params)
+                .map(|(a, &prm)| {
+                    let v = enc.eval(st, a);
+                    let tmp = crate::ir::Expr::var(prm, p.var(prm).ty);
+                    (tmp, v, a.ty)
+                })
+                .collect();
+            if let Some(b) = &f.body {
+                for l in &b.locals {
+                    st.regs.remove(l);
+                }
+                if let Some(r) = b.ret_var {
+                    st.regs.remove(&r);
+                }
+            }
+            for prm in &f.params {
+                st.regs.remove(prm);
+            }
+            for (lhs, v, _from) in vals {
+                if matches!(
+                    p.types.get(lhs.ty),
+                    crate::ir::Type::Composite(_) | crate::ir::Type::Array { .. }
+                ) {
+                    // struct passed by value: not copied
+                    st.exact = false;
+                    st.sound = false;
+                    continue;
+                }
+                let w = enc.width(lhs.ty);
+                let v = if v.get_size() > w {
+                    v.extract(w - 1, 0)
+                } else if v.get_size() < w {
+                    v.zero_ext(w - v.get_size())
+                } else {
+                    v
+                };
+                enc.write(st, &lhs, v);
+            }
+            (None, None)
+        }
+        Transition::Return { edge, callee, .. } => {
+            let EdgeOp::Call { lhs: Some(l), .. } = &edge.op else {
+                return (None, None);
+            };
+            let rv = p.func(*callee).body.as_ref().and_then(|b| b.ret_var);
+            match rv {
+                Some(r) => {
+                    let rhs = crate::ir::Expr::var(r, p.var(r).ty);
+                    (None, enc.assign(st, l, &rhs))
+                }
+                None => {
+                    let v = enc.fresh(enc.width(l.ty));
+                    enc.write(st, l, v);
+                    (None, None)
+                }
+            }
+        }
+        Transition::Woven { .. } => {
+            st.exact = false;
+            st.sound = false;
+            (None, None)
+        }
+    }
+}
+
+fn counterexample(
+    p: &Program,
+    label: &str,
+    node: &Node,
+    model: Option<&z3::Model>,
+) -> Counterexample {
+    let mut steps = Vec::new();
+    let mut cur = node.path.clone();
+    while let Some(n) = cur {
+        let pos = n.step.pos();
+        let (func, op) = match &n.step {
+            Transition::Edge { edge, .. } => (
+                p.func(p.loc(edge.from).func).name.clone(),
+                crate::ir::print::op_to_string(p, &edge.op),
+            ),
+            Transition::Enter { edge, callee, .. } => (
+                p.func(p.loc(edge.from).func).name.clone(),
+                format!("enter {}", p.func(*callee).name),
+            ),
+            Transition::Return { edge, callee, .. } => (
+                p.func(p.loc(edge.from).func).name.clone(),
+                format!(
+                    "return from {}: {}",
+                    p.func(*callee).name,
+                    crate::ir::print::op_to_string(p, &edge.op)
+                ),
+            ),
+            Transition::Woven { op, .. } => (String::new(), crate::ir::print::op_to_string(p, op)),
+        };
+        let values = match (&n.value, model) {
+            (Some(v), Some(m)) => m
+                .eval(v, true)
+                .and_then(|x| x.as_u64())
+                .map(|x| x.to_string()),
+            _ => None,
+        };
+        if !op.is_empty() {
+            steps.push(CexStep {
+                file: p.file_name(pos).to_string(),
+                line: pos.line,
+                function: func,
+                op,
+                values,
+            });
+        }
+        cur = n.prev.clone();
+    }
+    steps.reverse();
+    Counterexample {
+        property: format!("label:{label}"),
+        steps,
+    }
+}

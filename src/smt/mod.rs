@@ -1,0 +1,514 @@
+//! Encoding of C operations into Z3 bit-vector terms (exact machine
+//! arithmetic of the LP64 target: wrap-around, signed/unsigned division,
+//! shifts, casts by extension/truncation).
+//!
+//! Memory model: scalar variables whose address is never taken live in
+//! registers (a map from variable to term); every other variable (address
+//! taken, aggregate, array) gets a fixed concrete address, functions and
+//! string literals too, in disjoint regions. Memory is one array per access
+//! width (8/16/32/64/128 bits) from 64-bit addresses to values.
+//!
+//! Imprecise or unsound spots (each either makes the path *inexact*, so a
+//! feasible path through it is not reported FALSE, or makes the search
+//! *incomplete*, so no TRUE is reported):
+//! - floating point, `Expr::Nondet`, `Havoc`, bit-fields, unknown
+//!   function-pointer calls, recursion cut, large aggregate copies:
+//!   fresh values, path inexact (and, where memory could change, incomplete);
+//! - type-based separation: accesses of different widths never alias
+//!   (a union read through a member of another width sees an unrelated value);
+//!   this is an assumption of the encoding, as in CPAchecker's LDV setup;
+//! - body-less functions have no effect except a fresh return value (the
+//!   front end's `FunctionKind`); allocation functions (`malloc`, `kmalloc`,
+//!   `kzalloc`, `calloc`, ...) return NULL or a fresh address in a heap region;
+//!   heap contents are unconstrained (also for zeroing allocators);
+//! - division by zero and signed overflow follow Z3's total bit-vector
+//!   semantics (wrap-around), as compiled code behaves in practice.
+
+use hashbrown::HashMap;
+use z3::ast::{Array, Bool, BV};
+use z3::Sort;
+
+use crate::cfa::Program;
+use crate::ir::{BinaryOp, Expr, ExprKind, Type, TypeId, UnaryOp, VarId};
+
+const VAR_REGION: u64 = 0x1000;
+const STR_REGION: u64 = 0x4000_0000_0000;
+const FUNC_REGION: u64 = 0x5000_0000_0000;
+const HEAP_REGION: u64 = 0x6000_0000_0000;
+const HEAP_STRIDE: u64 = 0x1_0000_0000;
+
+/// The symbolic program state along one path.
+#[derive(Clone)]
+pub struct SymState {
+    pub regs: HashMap<VarId, BV>,
+    /// Memory per width class (index of [`WIDTHS`]).
+    pub mem: Vec<Array>,
+    /// False once the path used an over-approximating operation.
+    pub exact: bool,
+    /// False once the path used an operation that is not an
+    /// over-approximation (no TRUE may be concluded).
+    pub sound: bool,
+    /// Allocations so far on this path (for fresh heap addresses).
+    pub allocs: u64,
+}
+
+const WIDTHS: [u32; 5] = [8, 16, 32, 64, 128];
+
+fn width_class(w: u32) -> usize {
+    WIDTHS.iter().position(|&x| x >= w).unwrap_or(4)
+}
+
+/// Names of allocation functions: NULL or a fresh object.
+pub fn is_allocator(name: &str) -> bool {
+    matches!(
+        name,
+        "malloc"
+            | "calloc"
+            | "kmalloc"
+            | "kzalloc"
+            | "kcalloc"
+            | "vmalloc"
+            | "vzalloc"
+            | "__kmalloc"
+            | "kmem_cache_alloc"
+            | "kmalloc_array"
+            | "devm_kzalloc"
+            | "devm_kmalloc"
+    )
+}
+
+pub struct Encoder<'p> {
+    pub p: &'p Program,
+    addr: Vec<Option<u64>>,
+    fresh: std::cell::Cell<u64>,
+}
+
+impl<'p> Encoder<'p> {
+    pub fn new(p: &'p Program) -> Self {
+        let mut addr = vec![None; p.vars.len()];
+        let mut next = VAR_REGION;
+        for (i, v) in p.vars.iter().enumerate() {
+            if !Self::is_register_ty(p, v.ty) || v.address_taken {
+                let align = p.types.align_of(v.ty).max(8);
+                next = next.div_ceil(align) * align;
+                addr[i] = Some(next);
+                next += p.types.size_of(v.ty).max(1) + 16;
+            }
+        }
+        Encoder {
+            p,
+            addr,
+            fresh: std::cell::Cell::new(0),
+        }
+    }
+
+    fn is_register_ty(p: &Program, ty: TypeId) -> bool {
+        matches!(
+            p.types.get(ty),
+            Type::Int(_) | Type::Pointer(_) | Type::Float(_)
+        )
+    }
+
+    pub fn initial(&self) -> SymState {
+        let mem = WIDTHS
+            .iter()
+            .map(|&w| {
+                Array::new_const(format!("mem{w}"), &Sort::bitvector(64), &Sort::bitvector(w))
+            })
+            .collect();
+        SymState {
+            regs: HashMap::new(),
+            mem,
+            exact: true,
+            sound: true,
+            allocs: 0,
+        }
+    }
+
+    pub fn fresh(&self, w: u32) -> BV {
+        let n = self.fresh.get();
+        self.fresh.set(n + 1);
+        BV::new_const(format!("nd{n}"), w)
+    }
+
+    /// Width in bits of a value of type `ty` (addresses for aggregates).
+    pub fn width(&self, ty: TypeId) -> u32 {
+        match self.p.types.get(ty) {
+            Type::Int(k) => k.bits(),
+            Type::Float(b) => *b,
+            Type::Void => 32,
+            _ => 64,
+        }
+    }
+
+    fn signed(&self, ty: TypeId) -> bool {
+        matches!(self.p.types.get(ty), Type::Int(k) if k.signed())
+    }
+
+    fn c64(&self, v: u64) -> BV {
+        BV::from_u64(v, 64)
+    }
+
+    fn resize(&self, v: BV, w: u32, signed: bool) -> BV {
+        let cur = v.get_size();
+        if cur == w {
+            v
+        } else if cur > w {
+            v.extract(w - 1, 0)
+        } else if signed {
+            v.sign_ext(w - cur)
+        } else {
+            v.zero_ext(w - cur)
+        }
+    }
+
+    fn nonzero(&self, v: &BV) -> Bool {
+        v.eq(&BV::from_u64(0, v.get_size())).not()
+    }
+
+    fn of_bool(&self, b: Bool, w: u32) -> BV {
+        b.ite(&BV::from_u64(1, w), &BV::from_u64(0, w))
+    }
+
+    /// The truth of `e` (non-zero).
+    pub fn cond(&self, st: &mut SymState, e: &Expr) -> Bool {
+        let v = self.eval(st, e);
+        self.nonzero(&v)
+    }
+
+    /// Address of an lvalue, if it lives in memory.
+    pub fn address(&self, st: &mut SymState, e: &Expr) -> Option<BV> {
+        match &e.kind {
+            ExprKind::Var(v) => self.addr[v.0 as usize].map(|a| self.c64(a)),
+            ExprKind::Deref(p) => Some(self.eval64(st, p)),
+            ExprKind::Member(b, f) => {
+                let base = self.address(st, b)?;
+                let off = match self.p.types.get(b.ty) {
+                    Type::Composite(c) => {
+                        let fld = self.p.types.composite(*c).fields.get(*f as usize);
+                        if fld.is_some_and(|x| x.bit_width.is_some()) {
+                            st.exact = false;
+                            st.sound = false;
+                        }
+                        fld.map(|x| x.offset).unwrap_or(0)
+                    }
+                    _ => 0,
+                };
+                Some(base.bvadd(&self.c64(off)))
+            }
+            ExprKind::Index(a, i) => {
+                let base = match self.p.types.get(a.ty) {
+                    Type::Array { .. } => self.address(st, a)?,
+                    _ => self.eval64(st, a),
+                };
+                let size = self.p.types.size_of(e.ty);
+                let iv = self.eval(st, i);
+                let iv = self.resize(iv, 64, self.signed(i.ty));
+                Some(base.bvadd(&iv.bvmul(&self.c64(size))))
+            }
+            ExprKind::Func(f) => Some(self.c64(FUNC_REGION + f.0 as u64 * 16)),
+            _ => None,
+        }
+    }
+
+    fn eval64(&self, st: &mut SymState, e: &Expr) -> BV {
+        let v = self.eval(st, e);
+        self.resize(v, 64, false)
+    }
+
+    /// Reads the lvalue `e` (scalar).
+    fn read(&self, st: &mut SymState, e: &Expr) -> BV {
+        let w = self.width(e.ty);
+        if let ExprKind::Var(v) = &e.kind {
+            if self.addr[v.0 as usize].is_none() {
+                if let Some(t) = st.regs.get(v) {
+                    return t.clone();
+                }
+                let t = self.fresh(w);
+                st.regs.insert(*v, t.clone());
+                return t;
+            }
+        }
+        match self.address(st, e) {
+            Some(a) => {
+                let k = width_class(w);
+                let val = st.mem[k]
+                    .select(&a)
+                    .as_bv()
+                    .unwrap_or_else(|| self.fresh(WIDTHS[k]));
+                self.resize(val, w, false)
+            }
+            None => {
+                st.exact = false;
+                self.fresh(w)
+            }
+        }
+    }
+
+    /// Writes `val` to the lvalue `e`; aggregates are copied leaf by leaf from `src`.
+    pub fn write(&self, st: &mut SymState, e: &Expr, val: BV) {
+        let w = self.width(e.ty);
+        let val = self.resize(val, w, false);
+        if let ExprKind::Var(v) = &e.kind {
+            if self.addr[v.0 as usize].is_none() {
+                st.regs.insert(*v, val);
+                return;
+            }
+        }
+        match self.address(st, e) {
+            Some(a) => self.store(st, &a, w, val),
+            None => {
+                st.exact = false;
+                st.sound = false;
+            }
+        }
+    }
+
+    fn store(&self, st: &mut SymState, a: &BV, w: u32, val: BV) {
+        let k = width_class(w);
+        let val = self.resize(val, WIDTHS[k], false);
+        st.mem[k] = st.mem[k].store(a, &val);
+    }
+
+    /// `lhs = rhs` for any type (struct copies leaf by leaf).
+    pub fn assign(&self, st: &mut SymState, lhs: &Expr, rhs: &Expr) -> Option<BV> {
+        if Self::is_register_ty(self.p, lhs.ty) {
+            let v = self.eval(st, rhs);
+            let v = self.convert(v, rhs.ty, lhs.ty);
+            self.write(st, lhs, v.clone());
+            return Some(v);
+        }
+        let (Some(dst), Some(src)) = (self.address(st, lhs), self.address(st, rhs)) else {
+            st.exact = false;
+            st.sound = false;
+            return None;
+        };
+        let mut leaves = Vec::new();
+        if !self.leaves(lhs.ty, 0, &mut leaves) {
+            st.exact = false;
+            st.sound = false;
+            return None;
+        }
+        for (off, w) in leaves {
+            let k = width_class(w);
+            let s = src.bvadd(&self.c64(off));
+            let d = dst.bvadd(&self.c64(off));
+            let v = st.mem[k]
+                .select(&s)
+                .as_bv()
+                .unwrap_or_else(|| self.fresh(WIDTHS[k]));
+            st.mem[k] = st.mem[k].store(&d, &v);
+        }
+        None
+    }
+
+    /// Scalar leaves (offset, width) of an aggregate; false if too many or bit-fields.
+    fn leaves(&self, ty: TypeId, base: u64, out: &mut Vec<(u64, u32)>) -> bool {
+        if out.len() > 256 {
+            return false;
+        }
+        match self.p.types.get(ty) {
+            Type::Int(_) | Type::Pointer(_) | Type::Float(_) => {
+                out.push((base, self.width(ty)));
+                true
+            }
+            Type::Array { elem, len } => {
+                let n = len.unwrap_or(0);
+                if n > 256 {
+                    return false;
+                }
+                let s = self.p.types.size_of(*elem);
+                (0..n).all(|i| self.leaves(*elem, base + i * s, out))
+            }
+            Type::Composite(c) => {
+                let comp = self.p.types.composite(*c);
+                comp.complete
+                    && comp
+                        .fields
+                        .iter()
+                        .all(|f| f.bit_width.is_none() && self.leaves(f.ty, base + f.offset, out))
+            }
+            _ => false,
+        }
+    }
+
+    fn convert(&self, v: BV, from: TypeId, to: TypeId) -> BV {
+        if matches!(self.p.types.get(to), Type::Int(crate::ir::IntKind::Bool)) {
+            let nz = self.nonzero(&v);
+            return self.of_bool(nz, 8);
+        }
+        self.resize(v, self.width(to), self.signed(from))
+    }
+
+    /// Evaluates a side-effect-free scalar expression.
+    pub fn eval(&self, st: &mut SymState, e: &Expr) -> BV {
+        let w = self.width(e.ty);
+        match &e.kind {
+            ExprKind::IntConst(c) => {
+                let lo = BV::from_u64(*c as u64, 64);
+                let hi = BV::from_u64((*c >> 64) as u64, 64);
+                self.resize(hi.concat(&lo), w, false)
+            }
+            ExprKind::FloatConst(_) | ExprKind::Nondet(_) => {
+                st.exact = false;
+                self.fresh(w)
+            }
+            ExprKind::StrLit(i) => self.c64(STR_REGION + *i as u64 * 0x1_0000),
+            ExprKind::Func(_) => self.address(st, e).unwrap_or_else(|| self.fresh(64)),
+            ExprKind::Var(_) | ExprKind::Deref(_) | ExprKind::Member(..) | ExprKind::Index(..) => {
+                match self.p.types.get(e.ty) {
+                    Type::Array { .. } | Type::Function { .. } | Type::Composite(_) => {
+                        self.address(st, e).unwrap_or_else(|| {
+                            st.exact = false;
+                            self.fresh(64)
+                        })
+                    }
+                    Type::Float(_) => {
+                        st.exact = false;
+                        self.fresh(w)
+                    }
+                    _ => self.read(st, e),
+                }
+            }
+            ExprKind::AddrOf(a) => match &a.kind {
+                ExprKind::Func(_) => self.address(st, a).unwrap_or_else(|| self.fresh(64)),
+                _ => self.address(st, a).unwrap_or_else(|| {
+                    st.exact = false;
+                    self.fresh(64)
+                }),
+            },
+            ExprKind::Cast(a) => {
+                if matches!(self.p.types.get(a.ty), Type::Float(_))
+                    || matches!(self.p.types.get(e.ty), Type::Float(_))
+                {
+                    st.exact = false;
+                    return self.fresh(w);
+                }
+                let v = self.eval(st, a);
+                self.convert(v, a.ty, e.ty)
+            }
+            ExprKind::Unary(op, a) => {
+                let v = self.eval(st, a);
+                match op {
+                    UnaryOp::Neg => self.resize(v, w, self.signed(a.ty)).bvneg(),
+                    UnaryOp::BitNot => self.resize(v, w, self.signed(a.ty)).bvnot(),
+                    UnaryOp::LogNot => {
+                        let z = self.nonzero(&v).not();
+                        self.of_bool(z, w)
+                    }
+                }
+            }
+            ExprKind::Cond(c, a, b) => {
+                let c = self.cond(st, c);
+                let a = self.eval(st, a);
+                let b = self.eval(st, b);
+                let a = self.resize(a, w, false);
+                let b = self.resize(b, w, false);
+                c.ite(&a, &b)
+            }
+            ExprKind::Binary(op, a, b) => self.binary(st, *op, a, b, e.ty),
+        }
+    }
+
+    fn binary(&self, st: &mut SymState, op: BinaryOp, a: &Expr, b: &Expr, ty: TypeId) -> BV {
+        let w = self.width(ty);
+        let pa =
+            self.p.types.is_pointer(a.ty) || matches!(self.p.types.get(a.ty), Type::Array { .. });
+        let pb =
+            self.p.types.is_pointer(b.ty) || matches!(self.p.types.get(b.ty), Type::Array { .. });
+        if matches!(self.p.types.get(a.ty), Type::Float(_))
+            || matches!(self.p.types.get(b.ty), Type::Float(_))
+        {
+            st.exact = false;
+            return self.fresh(w);
+        }
+        let va = self.eval(st, a);
+        let vb = self.eval(st, b);
+        let elem_size = |t: TypeId| -> u64 {
+            match self.p.types.get(t) {
+                Type::Pointer(x) => self.p.types.size_of(*x).max(1),
+                Type::Array { elem, .. } => self.p.types.size_of(*elem).max(1),
+                _ => 1,
+            }
+        };
+        match op {
+            BinaryOp::LogAnd | BinaryOp::LogOr => {
+                let (x, y) = (self.nonzero(&va), self.nonzero(&vb));
+                let r = if op == BinaryOp::LogAnd {
+                    Bool::and(&[&x, &y])
+                } else {
+                    Bool::or(&[&x, &y])
+                };
+                return self.of_bool(r, w);
+            }
+            _ if op.is_comparison() => {
+                let cw = va.get_size().max(vb.get_size());
+                let signed = !pa && !pb && self.signed(a.ty);
+                let x = self.resize(va, cw, self.signed(a.ty));
+                let y = self.resize(vb, cw, self.signed(b.ty));
+                let r = match (op, signed) {
+                    (BinaryOp::Eq, _) => x.eq(&y),
+                    (BinaryOp::Ne, _) => x.eq(&y).not(),
+                    (BinaryOp::Lt, true) => x.bvslt(&y),
+                    (BinaryOp::Le, true) => x.bvsle(&y),
+                    (BinaryOp::Gt, true) => x.bvsgt(&y),
+                    (BinaryOp::Ge, true) => x.bvsge(&y),
+                    (BinaryOp::Lt, false) => x.bvult(&y),
+                    (BinaryOp::Le, false) => x.bvule(&y),
+                    (BinaryOp::Gt, false) => x.bvugt(&y),
+                    _ => x.bvuge(&y),
+                };
+                return self.of_bool(r, w);
+            }
+            _ => {}
+        }
+        if pa && (op == BinaryOp::Add || op == BinaryOp::Sub) && !pb {
+            let off = self
+                .resize(vb, 64, self.signed(b.ty))
+                .bvmul(&self.c64(elem_size(a.ty)));
+            let base = self.resize(va, 64, false);
+            return if op == BinaryOp::Add {
+                base.bvadd(&off)
+            } else {
+                base.bvsub(&off)
+            };
+        }
+        if pa && pb && op == BinaryOp::Sub {
+            let d = self
+                .resize(va, 64, false)
+                .bvsub(&self.resize(vb, 64, false));
+            return self.resize(d.bvsdiv(&self.c64(elem_size(a.ty))), w, true);
+        }
+        let signed = self.signed(ty);
+        let x = self.resize(va, w, self.signed(a.ty));
+        let y = self.resize(vb, w, self.signed(b.ty));
+        match op {
+            BinaryOp::Add => x.bvadd(&y),
+            BinaryOp::Sub => x.bvsub(&y),
+            BinaryOp::Mul => x.bvmul(&y),
+            BinaryOp::Div if signed => x.bvsdiv(&y),
+            BinaryOp::Div => x.bvudiv(&y),
+            BinaryOp::Rem if signed => x.bvsrem(&y),
+            BinaryOp::Rem => x.bvurem(&y),
+            BinaryOp::Shl => x.bvshl(&y),
+            BinaryOp::Shr if signed => x.bvashr(&y),
+            BinaryOp::Shr => x.bvlshr(&y),
+            BinaryOp::BitAnd => x.bvand(&y),
+            BinaryOp::BitOr => x.bvor(&y),
+            BinaryOp::BitXor => x.bvxor(&y),
+            _ => {
+                st.exact = false;
+                self.fresh(w)
+            }
+        }
+    }
+
+    /// A fresh result of an allocation function: NULL or a new heap object.
+    pub fn allocate(&self, st: &mut SymState) -> (BV, Bool) {
+        st.allocs += 1;
+        let v = self.fresh(64);
+        let obj = self.c64(HEAP_REGION + st.allocs * HEAP_STRIDE);
+        let c = Bool::or(&[&v.eq(&self.c64(0)), &v.eq(&obj)]);
+        (v, c)
+    }
+}
