@@ -230,14 +230,9 @@ fn round<'p>(
             if ts.is_empty() {
                 break;
             }
-            let last = ts.len() - 1;
             let mut succs = Vec::with_capacity(ts.len());
-            for (i, t) in ts.into_iter().enumerate() {
-                let mut child = if i == last {
-                    node.clone()
-                } else {
-                    node.clone()
-                };
+            for t in ts {
+                let mut child = node.clone();
                 let Some(next) = cpa.transfer(&cs, &t, &()).into_iter().next() else {
                     continue;
                 };

@@ -163,7 +163,7 @@ impl<'p> Encoder<'p> {
     }
 
     fn nonzero(&self, v: &BV) -> Bool {
-        v.eq(&BV::from_u64(0, v.get_size())).not()
+        v.eq(BV::from_u64(0, v.get_size())).not()
     }
 
     fn of_bool(&self, b: Bool, w: u32) -> BV {
@@ -194,7 +194,7 @@ impl<'p> Encoder<'p> {
                     }
                     _ => 0,
                 };
-                Some(base.bvadd(&self.c64(off)))
+                Some(base.bvadd(self.c64(off)))
             }
             ExprKind::Index(a, i) => {
                 let base = match self.p.types.get(a.ty) {
@@ -204,7 +204,7 @@ impl<'p> Encoder<'p> {
                 let size = self.p.types.size_of(e.ty);
                 let iv = self.eval(st, i);
                 let iv = self.resize(iv, 64, self.signed(i.ty));
-                Some(base.bvadd(&iv.bvmul(&self.c64(size))))
+                Some(base.bvadd(iv.bvmul(self.c64(size))))
             }
             ExprKind::Func(f) => Some(self.c64(FUNC_REGION + f.0 as u64 * 16)),
             _ => None,
@@ -291,8 +291,8 @@ impl<'p> Encoder<'p> {
         }
         for (off, w) in leaves {
             let k = width_class(w);
-            let s = src.bvadd(&self.c64(off));
-            let d = dst.bvadd(&self.c64(off));
+            let s = src.bvadd(self.c64(off));
+            let d = dst.bvadd(self.c64(off));
             let v = st.mem[k]
                 .select(&s)
                 .as_bv()
@@ -465,7 +465,7 @@ impl<'p> Encoder<'p> {
         if pa && (op == BinaryOp::Add || op == BinaryOp::Sub) && !pb {
             let off = self
                 .resize(vb, 64, self.signed(b.ty))
-                .bvmul(&self.c64(elem_size(a.ty)));
+                .bvmul(self.c64(elem_size(a.ty)));
             let base = self.resize(va, 64, false);
             return if op == BinaryOp::Add {
                 base.bvadd(&off)
@@ -474,10 +474,8 @@ impl<'p> Encoder<'p> {
             };
         }
         if pa && pb && op == BinaryOp::Sub {
-            let d = self
-                .resize(va, 64, false)
-                .bvsub(&self.resize(vb, 64, false));
-            return self.resize(d.bvsdiv(&self.c64(elem_size(a.ty))), w, true);
+            let d = self.resize(va, 64, false).bvsub(self.resize(vb, 64, false));
+            return self.resize(d.bvsdiv(self.c64(elem_size(a.ty))), w, true);
         }
         let signed = self.signed(ty);
         let x = self.resize(va, w, self.signed(a.ty));
@@ -508,7 +506,7 @@ impl<'p> Encoder<'p> {
         st.allocs += 1;
         let v = self.fresh(64);
         let obj = self.c64(HEAP_REGION + st.allocs * HEAP_STRIDE);
-        let c = Bool::or(&[&v.eq(&self.c64(0)), &v.eq(&obj)]);
+        let c = Bool::or(&[&v.eq(self.c64(0)), &v.eq(&obj)]);
         (v, c)
     }
 }
