@@ -49,3 +49,13 @@ fn heap_objects_do_not_alias() {
 fn unbounded_loops_stay_unknown() {
     assert_eq!(verdict("unbounded_unknown.c"), Verdict::Unknown);
 }
+
+#[test]
+fn external_calls_and_zeroing_allocators_are_never_trusted_for_a_verdict() {
+    // The external call may write x: not TRUE.
+    assert_eq!(verdict("extern_write_unknown.c"), Verdict::Unknown);
+    // memset's effect is not modelled: not FALSE.
+    assert_eq!(verdict("memset_unknown.c"), Verdict::Unknown);
+    // kzalloc's zeroed memory is modelled as arbitrary: not FALSE.
+    assert_eq!(verdict("kzalloc_unknown.c"), Verdict::Unknown);
+}

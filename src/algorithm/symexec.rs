@@ -315,6 +315,27 @@ fn apply(
                     }
                     _ => {}
                 }
+                // A body-less function may write through the pointers it gets
+                // (memset, copy_from_user, ...): memory becomes arbitrary.
+                let gets_pointer = args.iter().any(|a| {
+                    matches!(
+                        p.types.get(a.ty),
+                        crate::ir::Type::Pointer(_) | crate::ir::Type::Array { .. }
+                    )
+                });
+                if f.kind != FunctionKind::Defined
+                    && f.kind != FunctionKind::Assume
+                    && gets_pointer
+                    && !is_allocator(&f.name)
+                {
+                    enc.havoc_memory(st);
+                    st.exact = false;
+                }
+                if is_allocator(&f.name) && (f.name.contains("zalloc") || f.name.contains("calloc"))
+                {
+                    // Zeroed contents are modelled as arbitrary.
+                    st.exact = false;
+                }
                 // arguments are evaluated (an imprecise argument taints the path)
                 for a in args {
                     let _ = enc.eval(st, a);

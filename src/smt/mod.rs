@@ -17,10 +17,13 @@
 //! - type-based separation: accesses of different widths never alias
 //!   (a union read through a member of another width sees an unrelated value);
 //!   this is an assumption of the encoding, as in CPAchecker's LDV setup;
-//! - body-less functions have no effect except a fresh return value (the
-//!   front end's `FunctionKind`); allocation functions (`malloc`, `kmalloc`,
-//!   `kzalloc`, `calloc`, ...) return NULL or a fresh address in a heap region;
-//!   heap contents are unconstrained (also for zeroing allocators);
+//! - body-less functions return a fresh value (the front end's
+//!   `FunctionKind`); one that receives a pointer or array argument may
+//!   write through it, so all memory becomes arbitrary and the path inexact;
+//!   allocation functions (`malloc`, `kmalloc`, `kzalloc`, `calloc`, ...)
+//!   return NULL or a fresh address in a heap region; heap contents are
+//!   unconstrained, which is exact for `malloc`-like functions and makes the
+//!   path inexact for zeroing ones (`kzalloc`, `calloc`, ...);
 //! - division by zero and signed overflow follow Z3's total bit-vector
 //!   semantics (wrap-around), as compiled code behaves in practice.
 
@@ -123,6 +126,23 @@ impl<'p> Encoder<'p> {
             sound: true,
             allocs: 0,
         }
+    }
+
+    /// Every memory cell gets an arbitrary value (a call that may write
+    /// through the pointers it receives).
+    pub fn havoc_memory(&self, st: &mut SymState) {
+        let n = self.fresh.get();
+        self.fresh.set(n + 1);
+        st.mem = WIDTHS
+            .iter()
+            .map(|&w| {
+                Array::new_const(
+                    format!("mem{w}_h{n}"),
+                    &Sort::bitvector(64),
+                    &Sort::bitvector(w),
+                )
+            })
+            .collect();
     }
 
     pub fn fresh(&self, w: u32) -> BV {
