@@ -14,6 +14,9 @@
 //! - floating point, `Expr::Nondet`, `Havoc`, bit-fields, unknown
 //!   function-pointer calls, recursion cut, large aggregate copies:
 //!   fresh values, path inexact (and, where memory could change, incomplete);
+//! - objects have fixed concrete addresses, one layout among all possible
+//!   ones: where a pointer's value could expose it (conversion to an integer,
+//!   ordering of pointers) the result is arbitrary and the path inexact;
 //! - type-based separation: accesses of different widths never alias
 //!   (a union read through a member of another width sees an unrelated value);
 //!   this is an assumption of the encoding, as in CPAchecker's LDV setup;
@@ -404,6 +407,17 @@ impl<'p> Encoder<'p> {
                     st.exact = false;
                     return self.fresh(w);
                 }
+                // Objects sit at fixed addresses: one layout among all possible
+                // ones. A pointer's integer value would expose it, so it is arbitrary.
+                if matches!(
+                    self.p.types.get(a.ty),
+                    Type::Pointer(_) | Type::Array { .. }
+                ) && matches!(self.p.types.get(e.ty), Type::Int(_))
+                {
+                    let _ = self.eval(st, a);
+                    st.exact = false;
+                    return self.fresh(w);
+                }
                 let v = self.eval(st, a);
                 self.convert(v, a.ty, e.ty)
             }
@@ -460,6 +474,11 @@ impl<'p> Encoder<'p> {
                     Bool::or(&[&x, &y])
                 };
                 return self.of_bool(r, w);
+            }
+            // Ordering pointers depends on the fixed layout too.
+            BinaryOp::Lt | BinaryOp::Le | BinaryOp::Gt | BinaryOp::Ge if pa || pb => {
+                st.exact = false;
+                return self.fresh(w);
             }
             _ if op.is_comparison() => {
                 let cw = va.get_size().max(vb.get_size());
