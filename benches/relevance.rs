@@ -19,12 +19,7 @@ static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
 
 fn main() {
     let dir = common::corpus_dir();
-    let text = std::fs::read_to_string(dir.join("single.tsv")).expect("single.tsv");
-    let rows: Vec<Vec<String>> = text
-        .lines()
-        .skip(1)
-        .map(|l| l.split('\t').map(str::to_string).collect())
-        .collect();
+    let rows = common::manifest("single.tsv");
     let results: Vec<(String, String, String, Result<bool, String>)> = rows
         .par_iter()
         .map(|r| {

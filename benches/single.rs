@@ -29,12 +29,7 @@ fn main() {
         .ok()
         .and_then(|s| s.parse().ok())
         .unwrap_or(5.0);
-    let text = std::fs::read_to_string(dir.join("single.tsv")).expect("single.tsv");
-    let mut rows: Vec<Vec<String>> = text
-        .lines()
-        .skip(1)
-        .map(|l| l.split('\t').map(str::to_string).collect())
-        .collect();
+    let mut rows = common::manifest("single.tsv");
     if let Ok(n) = std::env::var("MPV_BENCH_SAMPLE") {
         let n: usize = n.parse().expect("MPV_BENCH_SAMPLE is a number");
         // Every expected-false task, then an even spread of the rest.

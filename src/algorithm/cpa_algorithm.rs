@@ -150,8 +150,11 @@ pub fn run<C: Cpa>(
                 let (succ, sprec) = cpa.prec(succ, prec.clone());
                 let key = cpa.partition_key(&succ);
                 // merge (line 6-10): merge-sep components keep the reached state as it is.
-                if let Some(part) = reached.partitions.get(&key) {
-                    for &r in part.clone().iter() {
+                // The partition does not change while it is merged into.
+                let size = reached.partitions.get(&key).map_or(0, Vec::len);
+                for i in 0..size {
+                    let r = reached.partitions[&key][i];
+                    {
                         let merged = cpa.merge(&succ, &reached.nodes[r].state, &sprec);
                         if merged != reached.nodes[r].state {
                             reached.nodes[r].state = merged;

@@ -647,13 +647,9 @@ impl<'a> Lowerer<'a> {
                 old.unwrap_or(lv)
             }
             UnaryOperator::Address => {
+                // Functions, lvalues, and compound literals (temporaries) alike.
                 let v = self.rvalue_nodecay(&u.node.operand)?;
-                match v.kind {
-                    ExprKind::Func(_) => self.addr_of(v),
-                    _ if v.is_lvalue() => self.addr_of(v),
-                    // `&` of a compound literal or temporary.
-                    _ => self.addr_of(v),
-                }
+                self.addr_of(v)
             }
             UnaryOperator::Indirection => {
                 let p = self.rvalue(&u.node.operand)?;
@@ -1328,24 +1324,35 @@ fn unescape(s: &str) -> Vec<u8> {
             b'f' => 12,
             b'v' => 11,
             b'e' => 27,
-            b'x' => {
-                let start = i;
-                while i < b.len() && b[i].is_ascii_hexdigit() {
-                    i += 1;
-                }
-                u32::from_str_radix(std::str::from_utf8(&b[start..i]).unwrap_or("0"), 16)
-                    .unwrap_or(0) as u8
-            }
+            b'x' => digits(b, &mut i, 16, usize::MAX),
             b'0'..=b'7' => {
-                let start = i - 1;
-                while i < b.len() && i < start + 3 && (b'0'..=b'7').contains(&b[i]) {
-                    i += 1;
-                }
-                u32::from_str_radix(std::str::from_utf8(&b[start..i]).unwrap_or("0"), 8)
-                    .unwrap_or(0) as u8
+                i -= 1;
+                digits(b, &mut i, 8, 3)
             }
             other => other,
         });
     }
     out
+}
+
+/// The value (as a byte) of up to `max` digits of `radix` at `b[*i..]`, advancing `*i`.
+fn digits(b: &[u8], i: &mut usize, radix: u32, max: usize) -> u8 {
+    let start = *i;
+    while *i < b.len() && *i - start < max && (b[*i] as char).is_digit(radix) {
+        *i += 1;
+    }
+    u32::from_str_radix(std::str::from_utf8(&b[start..*i]).unwrap_or("0"), radix).unwrap_or(0) as u8
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn escapes_decode_like_c() {
+        assert_eq!(super::unescape(r"a\n\x41\101\0z"), b"a\nAA\0z".to_vec());
+        assert_eq!(
+            super::unescape(r"\1234"),
+            vec![0o123, b'4'],
+            "octal escapes stop after three digits"
+        );
+    }
 }

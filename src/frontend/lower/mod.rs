@@ -342,7 +342,7 @@ impl<'a> Lowerer<'a> {
     /// A declaration at file scope (`global`) or in a block.
     fn declaration(&mut self, d: &'a Node<Declaration>, global: bool) -> Result<()> {
         let specs = types::Specs::from_decl(&d.node.specifiers);
-        let base = self.base_type(&specs, &d.span)?;
+        let base = self.base_type(&specs)?;
         for id in &d.node.declarators {
             let decl = &id.node.declarator;
             let (name, ty) = self.declarator(base, &decl.node)?;
@@ -421,7 +421,7 @@ impl<'a> Lowerer<'a> {
 
     fn function_definition(&mut self, fd: &'a Node<FunctionDefinition>) -> Result<()> {
         let specs = types::Specs::from_decl(&fd.node.specifiers);
-        let base = self.base_type(&specs, &fd.span)?;
+        let base = self.base_type(&specs)?;
         let (name, ty) = self.declarator(base, &fd.node.declarator.node)?;
         let name = name.ok_or_else(|| {
             self.unsupported(&fd.span, "function without a name", "check the input")

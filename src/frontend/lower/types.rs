@@ -1,7 +1,7 @@
 //! Types: declaration specifiers, declarators, struct/union layout (LP64), enums.
 
 use lang_c::ast::*;
-use lang_c::span::{Node, Span};
+use lang_c::span::Node;
 
 use super::{Lowerer, Symbol, Tag};
 use crate::ir::{Composite, Expr, ExprKind, Field, IntKind, Type, TypeId};
@@ -55,25 +55,25 @@ impl<'a> Lowerer<'a> {
     }
 
     /// The type named by the type specifiers.
-    pub(super) fn base_type(&mut self, specs: &Specs<'a>, span: &Span) -> Result<TypeId> {
+    pub(super) fn base_type(&mut self, specs: &Specs<'a>) -> Result<TypeId> {
         let (
             mut longs,
             mut short,
             mut unsigned,
             mut signed,
             mut char_,
-            mut int,
             mut float,
             mut double,
             mut bool_,
-        ) = (0, false, false, false, false, false, false, false, false);
+        ) = (0, false, false, false, false, false, false, false);
         let mut named: Option<TypeId> = None;
         for t in &specs.types {
             match &t.node {
                 TypeSpecifier::Void => named = Some(self.p.types.void()),
                 TypeSpecifier::Char => char_ = true,
                 TypeSpecifier::Short => short = true,
-                TypeSpecifier::Int => int = true,
+                // `int` is the default of the other specifiers.
+                TypeSpecifier::Int => {}
                 TypeSpecifier::Long => longs += 1,
                 TypeSpecifier::Float => float = true,
                 TypeSpecifier::Double => double = true,
@@ -123,7 +123,6 @@ impl<'a> Lowerer<'a> {
         if let Some(t) = named {
             return Ok(t);
         }
-        let _ = (int, signed);
         let kind = if bool_ {
             IntKind::Bool
         } else if float {
@@ -164,7 +163,6 @@ impl<'a> Lowerer<'a> {
         } else {
             IntKind::Int
         };
-        let _ = span;
         Ok(self.p.types.int(kind))
     }
 
@@ -175,13 +173,12 @@ impl<'a> Lowerer<'a> {
         d: &'a Declarator,
     ) -> Result<(Option<String>, TypeId)> {
         let mut ty = base;
-        for dd in d.derived.iter().filter(|x| {
+        for _ in d.derived.iter().filter(|x| {
             matches!(
                 x.node,
                 DerivedDeclarator::Pointer(_) | DerivedDeclarator::Block(_)
             )
         }) {
-            let _ = dd;
             ty = self.p.types.pointer(ty);
         }
         for dd in d.derived.iter().rev() {
@@ -200,7 +197,7 @@ impl<'a> Lowerer<'a> {
                     let mut params = Vec::new();
                     for p in &fd.node.parameters {
                         let specs = Specs::from_decl(&p.node.specifiers);
-                        let pb = self.base_type(&specs, &p.span)?;
+                        let pb = self.base_type(&specs)?;
                         let pt = match &p.node.declarator {
                             Some(pd) => self.declarator(pb, &pd.node)?.1,
                             None => pb,
@@ -290,7 +287,7 @@ impl<'a> Lowerer<'a> {
 
     pub(super) fn type_name(&mut self, tn: &'a TypeName) -> Result<TypeId> {
         let specs = Specs::from_qualifiers(&tn.specifiers);
-        let base = self.base_type(&specs, &lang_c::span::Span::none())?;
+        let base = self.base_type(&specs)?;
         match &tn.declarator {
             Some(d) => Ok(self.declarator(base, &d.node)?.1),
             None => Ok(base),
@@ -333,7 +330,7 @@ impl<'a> Lowerer<'a> {
                 continue;
             };
             let specs = Specs::from_qualifiers(&f.node.specifiers);
-            let base = self.base_type(&specs, &f.span)?;
+            let base = self.base_type(&specs)?;
             if f.node.declarators.is_empty() {
                 fields.push((None, base, None));
             }
@@ -446,8 +443,6 @@ impl<'a> Lowerer<'a> {
             self.bind(&e.node.identifier.node.name, Symbol::Const(next, int));
             next += 1;
         }
-        let uint = self.p.types.int(IntKind::UInt);
-        let _ = uint;
         Ok(int)
     }
 
