@@ -2,7 +2,7 @@
 //! the abstract reachability graph: every entry knows its parent and the step
 //! that produced it, so a path to a target can be read back.
 
-use std::collections::VecDeque;
+use std::collections::{BinaryHeap, VecDeque};
 
 use hashbrown::HashMap;
 
@@ -14,6 +14,8 @@ use crate::cpa::{Cpa, Transition};
 pub enum WaitlistOrder {
     BreadthFirst,
     DepthFirst,
+    /// By [`Cpa::priority`], newer states first among equals.
+    Priority,
 }
 
 /// How a step of the ARG was taken (owned copy of a [`Transition`]).
@@ -26,7 +28,7 @@ pub enum Step {
 }
 
 impl Step {
-    fn of(t: &Transition) -> Step {
+    pub fn of(t: &Transition) -> Step {
         match t {
             Transition::Edge { id, .. } => Step::Edge(*id),
             Transition::Enter { call, .. } => Step::Enter(*call),
@@ -49,6 +51,9 @@ pub struct Reached<S, P> {
     pub nodes: Vec<ArgNode<S, P>>,
     partitions: HashMap<u64, Vec<usize>>,
     waitlist: VecDeque<usize>,
+    heap: BinaryHeap<((u64, u64), usize)>,
+    /// Whether each node is in the waitlist.
+    queued: Vec<bool>,
     order: WaitlistOrder,
 }
 
@@ -90,6 +95,8 @@ impl<S: Clone + PartialEq, P: Clone> Reached<S, P> {
             nodes: Vec::new(),
             partitions: HashMap::new(),
             waitlist: VecDeque::new(),
+            heap: BinaryHeap::new(),
+            queued: Vec::new(),
             order,
         };
         let key = cpa.partition_key(&e0);
@@ -98,13 +105,28 @@ impl<S: Clone + PartialEq, P: Clone> Reached<S, P> {
             precision: p0,
             parent: None,
         });
+        r.queued.push(false);
         r.partitions.entry(key).or_default().push(0);
-        r.waitlist.push_back(0);
+        r.enqueue(cpa, 0);
         r
     }
 
     pub fn waitlist_len(&self) -> usize {
-        self.waitlist.len()
+        self.waitlist.len() + self.heap.len()
+    }
+
+    fn enqueue<C: Cpa<State = S, Precision = P>>(&mut self, cpa: &C, n: usize) {
+        if self.queued[n] {
+            return;
+        }
+        self.queued[n] = true;
+        match self.order {
+            WaitlistOrder::Priority => {
+                let prio = cpa.priority(&self.nodes[n].state);
+                self.heap.push((prio, n));
+            }
+            _ => self.waitlist.push_back(n),
+        }
     }
 
     /// The steps from the root to node `n`.
@@ -119,10 +141,13 @@ impl<S: Clone + PartialEq, P: Clone> Reached<S, P> {
     }
 
     fn choose(&mut self) -> Option<usize> {
-        match self.order {
+        let n = match self.order {
             WaitlistOrder::BreadthFirst => self.waitlist.pop_front(),
             WaitlistOrder::DepthFirst => self.waitlist.pop_back(),
-        }
+            WaitlistOrder::Priority => self.heap.pop().map(|(_, n)| n),
+        }?;
+        self.queued[n] = false;
+        Some(n)
     }
 }
 
@@ -135,7 +160,7 @@ pub fn run<C: Cpa>(
     transitions: &mut u64,
     interrupt: &mut dyn FnMut(usize) -> bool,
 ) -> Outcome {
-    while !reached.waitlist.is_empty() {
+    while reached.waitlist_len() > 0 {
         if interrupt(reached.nodes.len()) {
             return Outcome::Interrupted;
         }
@@ -147,7 +172,9 @@ pub fn run<C: Cpa>(
         for t in cpa.transitions(&state) {
             for succ in cpa.transfer(&state, &t, &prec) {
                 *transitions += 1;
-                let (succ, sprec) = cpa.prec(succ, prec.clone());
+                let Some((succ, sprec)) = cpa.prec(succ, prec.clone()) else {
+                    continue;
+                };
                 let key = cpa.partition_key(&succ);
                 // merge (line 6-10): merge-sep components keep the reached state as it is.
                 // The partition does not change while it is merged into.
@@ -159,9 +186,7 @@ pub fn run<C: Cpa>(
                         if merged != reached.nodes[r].state {
                             reached.nodes[r].state = merged;
                             reached.nodes[r].precision = sprec.clone();
-                            if !reached.waitlist.contains(&r) {
-                                reached.waitlist.push_back(r);
-                            }
+                            reached.enqueue(cpa, r);
                         }
                     }
                 }
@@ -186,7 +211,8 @@ pub fn run<C: Cpa>(
                     parent: Some((n, Step::of(&t))),
                 });
                 reached.partitions.entry(key).or_default().push(idx);
-                reached.waitlist.push_back(idx);
+                reached.queued.push(false);
+                reached.enqueue(cpa, idx);
                 if target {
                     return Outcome::Target(idx);
                 }

@@ -1,7 +1,9 @@
 //! Algorithms generic over [`crate::cpa::Cpa`]: the CPA algorithm (Alg. 1) and
 //! its abstract reachability graph, CEGAR, and the SDC loop (Alg. 2).
 
+pub mod cegar;
 pub mod cpa_algorithm;
 pub mod reachability;
+pub mod refine;
 pub mod sdc;
 pub mod symexec;

@@ -17,13 +17,13 @@ use z3::ast::{Bool, BV};
 use z3::{Params, SatResult, Solver};
 
 use crate::algorithm::sdc::thread_cpu_time;
-use crate::cfa::{EdgeOp, LocId, Program};
+use crate::cfa::{LocId, Program};
 use crate::cpa::callstack::CallStack;
 use crate::cpa::composite::{CompositeCpa, CompositeState, NoData};
 use crate::cpa::{Cpa, Transition};
-use crate::ir::FunctionKind;
 use crate::report::{CexStep, Counterexample, Verdict};
-use crate::smt::{is_allocator, Encoder, SymState};
+use crate::smt::step::apply;
+use crate::smt::{Encoder, SymState};
 
 #[derive(Clone, Debug, Default)]
 pub struct SeStats {
@@ -282,179 +282,6 @@ fn label_of<'a>(cpa: &'a CompositeCpa<NoData>) -> &'a str {
         .unwrap_or("")
 }
 
-/// Applies one step to the symbolic state; returns the path constraint it
-/// adds and the value it writes (for counterexamples).
-fn apply(
-    enc: &Encoder<'_>,
-    st: &mut SymState,
-    t: &Transition,
-    p: &Program,
-) -> (Option<Bool>, Option<BV>) {
-    match t {
-        Transition::Edge { edge, .. } => match &edge.op {
-            EdgeOp::Skip => (None, None),
-            EdgeOp::Assume { cond, truth } => {
-                let c = enc.cond(st, cond);
-                (Some(if *truth { c } else { c.not() }), None)
-            }
-            EdgeOp::Assign { lhs, rhs } => (None, enc.assign(st, lhs, rhs)),
-            EdgeOp::Call { lhs, callee, args } => {
-                let f = p.func(*callee);
-                let mut cons = None;
-                let mut val = None;
-                match f.kind {
-                    FunctionKind::Assume => {
-                        if let Some(a) = args.first() {
-                            cons = Some(enc.cond(st, a));
-                        }
-                    }
-                    FunctionKind::Defined => {
-                        // recursion cut: the callee's effect is unknown
-                        st.exact = false;
-                        st.sound = false;
-                    }
-                    _ => {}
-                }
-                // A body-less function may write through the pointers it gets
-                // (memset, copy_from_user, ...): memory becomes arbitrary.
-                let gets_pointer = args.iter().any(|a| {
-                    matches!(
-                        p.types.get(a.ty),
-                        crate::ir::Type::Pointer(_) | crate::ir::Type::Array { .. }
-                    )
-                });
-                if f.kind != FunctionKind::Defined
-                    && f.kind != FunctionKind::Assume
-                    && gets_pointer
-                    && !is_allocator(&f.name)
-                {
-                    enc.havoc_memory(st);
-                    st.exact = false;
-                }
-                if is_allocator(&f.name) && (f.name.contains("zalloc") || f.name.contains("calloc"))
-                {
-                    // Zeroed contents are modelled as arbitrary.
-                    st.exact = false;
-                }
-                // arguments are evaluated (an imprecise argument taints the path)
-                for a in args {
-                    let _ = enc.eval(st, a);
-                }
-                if let Some(l) = lhs {
-                    if is_allocator(&f.name) {
-                        let (v, c) = enc.allocate(st);
-                        enc.write(st, l, v.clone());
-                        cons = Some(c);
-                        val = Some(v);
-                    } else {
-                        let v = enc.fresh(enc.width(l.ty));
-                        enc.write(st, l, v.clone());
-                        val = Some(v);
-                    }
-                }
-                (cons, val)
-            }
-            EdgeOp::CallUnknown { lhs, .. } => {
-                st.exact = false;
-                st.sound = false;
-                if let Some(l) = lhs {
-                    let v = enc.fresh(enc.width(l.ty));
-                    enc.write(st, l, v);
-                }
-                (None, None)
-            }
-            EdgeOp::Return { value } => {
-                let func = p.loc(edge.from).func;
-                let rv = p.func(func).body.as_ref().and_then(|b| b.ret_var);
-                match (value, rv) {
-                    (Some(v), Some(r)) => {
-                        let lhs = crate::ir::Expr::var(r, p.var(r).ty);
-                        (None, enc.assign(st, &lhs, v))
-                    }
-                    _ => (None, None),
-                }
-            }
-            EdgeOp::Havoc { lvalues, .. } => {
-                st.exact = false;
-                for l in lvalues {
-                    let v = enc.fresh(enc.width(l.ty));
-                    enc.write(st, l, v);
-                }
-                (None, None)
-            }
-        },
-        Transition::Enter { edge, callee, .. } => {
-            let EdgeOp::Call { args, .. } = &edge.op else {
-                return (None, None);
-            };
-            let f = p.func(*callee);
-            let vals: Vec<_> = args
-                .iter()
-                .zip(&f.params)
-                .map(|(a, &prm)| {
-                    let v = enc.eval(st, a);
-                    let tmp = crate::ir::Expr::var(prm, p.var(prm).ty);
-                    (tmp, v, a.ty)
-                })
-                .collect();
-            if let Some(b) = &f.body {
-                for l in &b.locals {
-                    st.regs.remove(l);
-                }
-                if let Some(r) = b.ret_var {
-                    st.regs.remove(&r);
-                }
-            }
-            for prm in &f.params {
-                st.regs.remove(prm);
-            }
-            for (lhs, v, _from) in vals {
-                if matches!(
-                    p.types.get(lhs.ty),
-                    crate::ir::Type::Composite(_) | crate::ir::Type::Array { .. }
-                ) {
-                    // struct passed by value: not copied
-                    st.exact = false;
-                    st.sound = false;
-                    continue;
-                }
-                let w = enc.width(lhs.ty);
-                let v = if v.get_size() > w {
-                    v.extract(w - 1, 0)
-                } else if v.get_size() < w {
-                    v.zero_ext(w - v.get_size())
-                } else {
-                    v
-                };
-                enc.write(st, &lhs, v);
-            }
-            (None, None)
-        }
-        Transition::Return { edge, callee, .. } => {
-            let EdgeOp::Call { lhs: Some(l), .. } = &edge.op else {
-                return (None, None);
-            };
-            let rv = p.func(*callee).body.as_ref().and_then(|b| b.ret_var);
-            match rv {
-                Some(r) => {
-                    let rhs = crate::ir::Expr::var(r, p.var(r).ty);
-                    (None, enc.assign(st, l, &rhs))
-                }
-                None => {
-                    let v = enc.fresh(enc.width(l.ty));
-                    enc.write(st, l, v);
-                    (None, None)
-                }
-            }
-        }
-        Transition::Woven { .. } => {
-            st.exact = false;
-            st.sound = false;
-            (None, None)
-        }
-    }
-}
-
 fn counterexample(
     p: &Program,
     label: &str,
@@ -464,42 +291,7 @@ fn counterexample(
     let mut steps = Vec::new();
     let mut cur = node.path.clone();
     while let Some(n) = cur {
-        let pos = n.step.pos();
-        let (func, op) = match &n.step {
-            Transition::Edge { edge, .. } => (
-                p.func(p.loc(edge.from).func).name.clone(),
-                crate::ir::print::op_to_string(p, &edge.op),
-            ),
-            Transition::Enter { edge, callee, .. } => (
-                p.func(p.loc(edge.from).func).name.clone(),
-                format!("enter {}", p.func(*callee).name),
-            ),
-            Transition::Return { edge, callee, .. } => (
-                p.func(p.loc(edge.from).func).name.clone(),
-                format!(
-                    "return from {}: {}",
-                    p.func(*callee).name,
-                    crate::ir::print::op_to_string(p, &edge.op)
-                ),
-            ),
-            Transition::Woven { op, .. } => (String::new(), crate::ir::print::op_to_string(p, op)),
-        };
-        let values = match (&n.value, model) {
-            (Some(v), Some(m)) => m
-                .eval(v, true)
-                .and_then(|x| x.as_u64())
-                .map(|x| x.to_string()),
-            _ => None,
-        };
-        if !op.is_empty() {
-            steps.push(CexStep {
-                file: p.file_name(pos).to_string(),
-                line: pos.line,
-                function: func,
-                op,
-                values,
-            });
-        }
+        steps.extend(CexStep::of(p, &n.step, n.value.as_ref(), model));
         cur = n.prev.clone();
     }
     steps.reverse();

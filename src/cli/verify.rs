@@ -4,10 +4,11 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 use std::time::Duration;
 
+use crate::algorithm::cegar::{self, CegarLimits, CegarStats};
 use crate::algorithm::reachability::{self, Limits};
 use crate::algorithm::sdc::process_cpu_time;
 use crate::frontend::{parse_file_timed, FrontendOptions};
-use crate::report::{peak_rss_mb, RunReport, Stats};
+use crate::report::{peak_rss_mb, RunReport, Stats, Verdict};
 use crate::spec::{prp, Property};
 use crate::{Error, Result};
 
@@ -70,47 +71,65 @@ pub fn run(args: VerifyArgs) -> Result<ExitCode> {
         max_states: args.max_states,
     };
     let (mut results, rs) = reachability::check(&program, &props, limits);
-    let mut se_stats = crate::algorithm::symexec::SeStats::default();
+    let mut engine = EngineStats::default();
     for (r, p) in results.iter_mut().zip(&props) {
         let crate::spec::Goal::Label(label) = &p.goal else {
             continue;
         };
-        if r.verdict != crate::report::Verdict::Unknown || !r.relevant {
+        if r.verdict != Verdict::Unknown || !r.relevant {
             continue;
         }
         if r.reason.as_deref() != Some(reachability::REACHABLE) {
             continue;
         }
-        let spent = process_cpu_time().saturating_sub(t0);
-        let left = limits.cpu.map(|c| c.saturating_sub(spent));
-        let se = crate::algorithm::symexec::check_label(&program, label, left);
-        r.verdict = se.verdict;
-        r.reason = se.reason;
-        r.counterexample = se.counterexample;
-        r.cpu_s += se.stats.cpu.as_secs_f64();
-        se_stats.transitions += se.stats.transitions;
-        se_stats.solver_calls += se.stats.solver_calls;
-        se_stats.solver_s += se.stats.solver_s;
-        se_stats.cpu += se.stats.cpu;
+        let left = |t0| limits.cpu.map(|c| c.saturating_sub(process_cpu_time().saturating_sub(t0)));
+        let cg = cegar::check_label(
+            &program,
+            label,
+            CegarLimits {
+                cpu: left(t0),
+                max_states: args.max_states,
+                max_refinements: 200,
+            },
+        );
+        engine.add_cegar(&cg.stats);
+        r.cpu_s += cg.stats.cpu.as_secs_f64();
+        r.verdict = cg.verdict;
+        r.reason = cg.reason;
+        r.counterexample = cg.counterexample;
+        // Bounded symbolic execution decides what predicate abstraction
+        // could not (imprecise refinement), if time is left.
+        let timed_out = r.reason.as_deref() == Some(cegar::TIMEOUT);
+        if r.verdict == Verdict::Unknown && !timed_out {
+            let se = crate::algorithm::symexec::check_label(&program, label, left(t0));
+            engine.transitions += se.stats.transitions;
+            engine.solver_calls += se.stats.solver_calls;
+            engine.solver_s += se.stats.solver_s;
+            engine.cpu += se.stats.cpu;
+            r.cpu_s += se.stats.cpu.as_secs_f64();
+            if se.verdict != Verdict::Unknown {
+                r.verdict = se.verdict;
+                r.reason = se.reason;
+                r.counterexample = se.counterexample;
+            }
+        }
     }
     let report = RunReport {
         file: args.file.display().to_string(),
         mpv_version: env!("CARGO_PKG_VERSION").to_string(),
-        analysis:
-            "reachability under explicit values, then bounded symbolic execution (Z3 bit-vectors)"
-                .into(),
+        analysis: "reachability under explicit values, then predicate abstraction with large-block encoding and CEGAR (Z3 bit-vectors), then bounded symbolic execution".into(),
         properties: results,
         stats: Stats {
             parse_s: times.parse.as_secs_f64(),
             cfa_s: times.cfa.as_secs_f64(),
-            analysis_cpu_s: (rs.cpu + se_stats.cpu).as_secs_f64(),
+            analysis_cpu_s: (rs.cpu + engine.cpu).as_secs_f64(),
             total_cpu_s: process_cpu_time().saturating_sub(t0).as_secs_f64(),
             peak_rss_mb: peak_rss_mb(),
-            reached_states: rs.states,
-            transitions: rs.transitions + se_stats.transitions,
-            solver_calls: se_stats.solver_calls,
-            solver_s: se_stats.solver_s,
-            ..Stats::default()
+            reached_states: rs.states.max(engine.states),
+            transitions: rs.transitions + engine.transitions,
+            refinements: engine.refinements,
+            solver_calls: engine.solver_calls,
+            solver_s: engine.solver_s,
         },
     };
     let text = match args.format {
@@ -124,4 +143,26 @@ pub fn run(args: VerifyArgs) -> Result<ExitCode> {
         None => print!("{text}"),
     }
     Ok(ExitCode::SUCCESS)
+}
+
+/// Work of the deciding engines (predicate analysis, symbolic execution).
+#[derive(Default)]
+struct EngineStats {
+    states: usize,
+    transitions: u64,
+    refinements: u64,
+    solver_calls: u64,
+    solver_s: f64,
+    cpu: Duration,
+}
+
+impl EngineStats {
+    fn add_cegar(&mut self, s: &CegarStats) {
+        self.states = self.states.max(s.states);
+        self.transitions += s.transitions;
+        self.refinements += s.refinements;
+        self.solver_calls += s.solver_calls;
+        self.solver_s += s.solver_s;
+        self.cpu += s.cpu;
+    }
 }

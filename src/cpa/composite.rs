@@ -43,6 +43,17 @@ pub struct CompositeState<D> {
     pub data: D,
 }
 
+/// Where the composite lets its data analysis merge states of the same
+/// location and call stack.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum MergePolicy {
+    /// Only at loop heads (elsewhere merge-sep).
+    LoopHeads,
+    /// Everywhere: the data analysis's own `merge` decides (large-block
+    /// encoding merges inside a block and keeps abstraction states apart).
+    Data,
+}
+
 /// Location × call stack × `D`, with targets given by location labels.
 pub struct CompositeCpa<'p, D: Cpa> {
     pub program: &'p Program,
@@ -53,15 +64,27 @@ pub struct CompositeCpa<'p, D: Cpa> {
     target_labels: Vec<String>,
     /// Locations carrying a target label (precomputed).
     targets: Vec<bool>,
+    merge_policy: MergePolicy,
+    /// Reverse-postorder number per location (waitlist priority).
+    rpo: Vec<u32>,
 }
 
 impl<'p, D: Cpa> CompositeCpa<'p, D> {
     pub fn new(program: &'p Program, data: D, target_labels: Vec<String>) -> Self {
-        let targets = program
-            .locations
-            .iter()
-            .map(|l| l.labels.iter().any(|x| target_labels.contains(x)))
-            .collect();
+        Self::with_merge(program, data, target_labels, MergePolicy::LoopHeads)
+    }
+
+    pub fn with_merge(
+        program: &'p Program,
+        data: D,
+        target_labels: Vec<String>,
+        merge_policy: MergePolicy,
+    ) -> Self {
+        let targets = target_locations(program, &target_labels);
+        let rpo = match merge_policy {
+            MergePolicy::Data => crate::cfa::loops::reverse_postorder(program),
+            MergePolicy::LoopHeads => Vec::new(),
+        };
         CompositeCpa {
             program,
             location: LocationCpa { program },
@@ -69,6 +92,8 @@ impl<'p, D: Cpa> CompositeCpa<'p, D> {
             data,
             target_labels,
             targets,
+            merge_policy,
+            rpo,
         }
     }
 
@@ -156,12 +181,13 @@ impl<'p, D: Cpa> Cpa for CompositeCpa<'p, D> {
         out
     }
 
-    /// Merge-sep, except at loop heads, where the data states of the same
-    /// location and call stack are joined (this keeps loops finite).
+    /// Data states of the same location and call stack are merged by the
+    /// data analysis: at loop heads only ([`MergePolicy::LoopHeads`], which
+    /// keeps loops finite) or wherever it merges ([`MergePolicy::Data`]).
     fn merge(&self, new: &Self::State, reached: &Self::State, prec: &D::Precision) -> Self::State {
         if new.loc == reached.loc
             && new.stack == reached.stack
-            && self.program.loc(new.loc).loop_head
+            && (self.merge_policy == MergePolicy::Data || self.program.loc(new.loc).loop_head)
         {
             CompositeState {
                 loc: reached.loc,
@@ -181,6 +207,26 @@ impl<'p, D: Cpa> Cpa for CompositeCpa<'p, D> {
         self.targets[s.loc.0 as usize]
     }
 
+    fn prec(&self, s: Self::State, prec: D::Precision) -> Option<(Self::State, D::Precision)> {
+        let (data, prec) = self.data.prec(s.data, prec)?;
+        Some((
+            CompositeState {
+                loc: s.loc,
+                stack: s.stack,
+                data,
+            },
+            prec,
+        ))
+    }
+
+    /// The data analysis's priority first, then locations in reverse
+    /// postorder (a location after its predecessors).
+    fn priority(&self, s: &Self::State) -> (u64, u64) {
+        let (major, _) = self.data.priority(&s.data);
+        let rpo = self.rpo.get(s.loc.0 as usize).copied().unwrap_or(0);
+        (major, u64::MAX - rpo as u64)
+    }
+
     fn partition_key(&self, s: &Self::State) -> u64 {
         use std::hash::{Hash, Hasher};
         let mut h = std::collections::hash_map::DefaultHasher::new();
@@ -188,6 +234,15 @@ impl<'p, D: Cpa> Cpa for CompositeCpa<'p, D> {
         s.stack.hash(&mut h);
         h.finish()
     }
+}
+
+/// The locations carrying one of `labels`, as a flag per location.
+pub fn target_locations(program: &Program, labels: &[String]) -> Vec<bool> {
+    program
+        .locations
+        .iter()
+        .map(|l| l.labels.iter().any(|x| labels.contains(x)))
+        .collect()
 }
 
 /// The call edge of a step, if it is a call or return (for reports).

@@ -51,10 +51,11 @@ impl Transition<'_> {
     }
 
     /// The location the step ends in, if it is a CFA location.
-    pub fn target_hint(&self) -> Option<LocId> {
+    pub fn target_hint(&self, program: &crate::cfa::Program) -> Option<LocId> {
         match self {
             Transition::Edge { edge, .. } | Transition::Return { edge, .. } => Some(edge.to),
-            _ => None,
+            Transition::Enter { callee, .. } => program.func(*callee).body.as_ref().map(|b| b.entry),
+            Transition::Woven { .. } => None,
         }
     }
 }
@@ -111,9 +112,22 @@ pub trait Cpa {
         covered
     }
 
-    /// Precision adjustment `prec(e, π, R)`; the default is static.
-    fn prec(&self, state: Self::State, prec: Self::Precision) -> (Self::State, Self::Precision) {
-        (state, prec)
+    /// Precision adjustment `prec(e, π, R)`; the default is static. It may
+    /// find the state infeasible (`None`), e.g. when an abstraction is empty.
+    fn prec(
+        &self,
+        state: Self::State,
+        prec: Self::Precision,
+    ) -> Option<(Self::State, Self::Precision)> {
+        Some((state, prec))
+    }
+
+    /// Waitlist priority of a state under [`WaitlistOrder::Priority`]
+    /// (higher first; ties go to the newer state).
+    ///
+    /// [`WaitlistOrder::Priority`]: crate::algorithm::cpa_algorithm::WaitlistOrder
+    fn priority(&self, _state: &Self::State) -> (u64, u64) {
+        (0, 0)
     }
 
     /// Whether the state violates the specification.
@@ -137,4 +151,5 @@ pub trait Cpa {
 pub mod callstack;
 pub mod composite;
 pub mod location;
+pub mod predicate;
 pub mod value;

@@ -21,6 +21,54 @@ pub struct CexStep {
     pub values: Option<String>,
 }
 
+impl CexStep {
+    /// The step `t` of an error path; `value` is the term it wrote, read in
+    /// `model`. `None` for steps without an operation to show.
+    pub fn of(
+        p: &crate::cfa::Program,
+        t: &crate::cpa::Transition,
+        value: Option<&z3::ast::BV>,
+        model: Option<&z3::Model>,
+    ) -> Option<CexStep> {
+        use crate::cpa::Transition;
+        use crate::ir::print::op_to_string;
+        let caller = |e: &crate::cfa::Edge| p.func(p.loc(e.from).func).name.clone();
+        let (function, op) = match t {
+            Transition::Edge { edge, .. } => (caller(edge), op_to_string(p, &edge.op)),
+            Transition::Enter { edge, callee, .. } => {
+                (caller(edge), format!("enter {}", p.func(*callee).name))
+            }
+            Transition::Return { edge, callee, .. } => (
+                caller(edge),
+                format!(
+                    "return from {}: {}",
+                    p.func(*callee).name,
+                    op_to_string(p, &edge.op)
+                ),
+            ),
+            Transition::Woven { op, .. } => (String::new(), op_to_string(p, op)),
+        };
+        if op.is_empty() {
+            return None;
+        }
+        let values = match (value, model) {
+            (Some(v), Some(m)) => m
+                .eval(v, true)
+                .and_then(|x| x.as_u64())
+                .map(|x| x.to_string()),
+            _ => None,
+        };
+        let pos = t.pos();
+        Some(CexStep {
+            file: p.file_name(pos).to_string(),
+            line: pos.line,
+            function,
+            op,
+            values,
+        })
+    }
+}
+
 #[derive(Clone, Debug, Serialize)]
 pub struct Counterexample {
     /// The property whose error state the path reaches.

@@ -34,6 +34,8 @@ use hashbrown::HashMap;
 use z3::ast::{Array, Bool, BV};
 use z3::Sort;
 
+pub mod step;
+
 use crate::cfa::Program;
 use crate::ir::{BinaryOp, Expr, ExprKind, Type, TypeId, UnaryOp, VarId};
 
@@ -148,6 +150,29 @@ impl<'p> Encoder<'p> {
             .collect();
     }
 
+    /// The canonical symbol of a register variable: its value where the
+    /// symbolic state started (the program start, or the last abstraction).
+    pub fn register_symbol(v: VarId, w: u32) -> BV {
+        BV::new_const(format!("v{}", v.0), w)
+    }
+
+    /// Whether `name` is a canonical symbol (a register's or memory's value
+    /// where the symbolic state started) rather than a fresh value.
+    pub fn is_canonical_symbol(name: &str) -> bool {
+        let digits = |s: &str| !s.is_empty() && s.bytes().all(|b| b.is_ascii_digit());
+        name.strip_prefix('v').is_some_and(digits)
+            || name.strip_prefix("mem").is_some_and(digits)
+    }
+
+    /// Gives the register variable `v` a fresh value (a new activation).
+    pub fn forget_register(&self, st: &mut SymState, v: VarId) {
+        if self.addr[v.0 as usize].is_none() {
+            let w = self.width(self.p.var(v).ty);
+            let t = self.fresh(w);
+            st.regs.insert(v, t);
+        }
+    }
+
     pub fn fresh(&self, w: u32) -> BV {
         let n = self.fresh.get();
         self.fresh.set(n + 1);
@@ -247,9 +272,7 @@ impl<'p> Encoder<'p> {
                 if let Some(t) = st.regs.get(v) {
                     return t.clone();
                 }
-                let t = self.fresh(w);
-                st.regs.insert(*v, t.clone());
-                return t;
+                return Self::register_symbol(*v, w);
             }
         }
         match self.address(st, e) {

@@ -1,0 +1,217 @@
+//! Counterexample analysis without interpolation: the exact feasibility of an
+//! abstract error path, and new predicates when it is infeasible.
+//!
+//! Feasibility: the trace DAG of the target state (every path merged into
+//! it) is re-executed on the exact bit-vector encoding from the program
+//! start. A model picks one concrete path, which is re-executed alone; if it
+//! is satisfiable and every operation on it was encoded exactly, it is a
+//! real counterexample (FALSE).
+//!
+//! Refinement (weakest-precondition style, no interpolants): for every
+//! abstraction point `i` on an infeasible path, the suffix from `i` to the
+//! target is re-executed from canonical symbols, i.e. from an arbitrary
+//! state at `i`. Its path condition `S_i` is the precondition at `i` of
+//! reaching the target along the suffix. The atoms of `S_i` that speak only
+//! about the state at `i` (no value chosen later in the suffix) become
+//! predicates. When `S_i` is a Boolean combination of such atoms, the
+//! Boolean abstraction at `i` over them decides `S_i` exactly, so the same
+//! abstract path cannot be found again; when it is not, refinement may find
+//! nothing new, and the analysis reports UNKNOWN instead of looping.
+
+use std::time::Duration;
+
+use hashbrown::HashSet;
+use z3::ast::{Ast, Bool, Dynamic};
+use z3::{DeclKind, Params, SatResult, Solver};
+
+use crate::algorithm::sdc::thread_cpu_time;
+use crate::cfa::Program;
+use crate::cpa::predicate::trace::{
+    abstraction_points, execute, pick_path, transition, Trace,
+};
+use crate::report::{CexStep, Counterexample};
+use crate::smt::step::apply;
+use crate::smt::Encoder;
+
+/// The outcome of analysing an abstract error path.
+pub enum PathCheck {
+    /// A concrete path reaches the target with every step encoded exactly.
+    Feasible(Counterexample),
+    /// Feasible, but only through over-approximated operations.
+    Imprecise,
+    /// Infeasible; the candidate predicates found.
+    Infeasible(Vec<Bool>),
+    /// The solver gave up (time limit).
+    Unknown,
+}
+
+/// At most this many abstraction points (the last ones) are refined.
+const MAX_REFINED_POINTS: usize = 400;
+
+fn solver_with_deadline(deadline: Option<Duration>) -> Solver {
+    let s = Solver::new();
+    if let Some(d) = deadline {
+        let left = d.saturating_sub(thread_cpu_time());
+        let mut p = Params::new();
+        p.set_u32(
+            "timeout",
+            (left.as_millis().min(u32::MAX as u128) as u32).max(1),
+        );
+        s.set_params(&p);
+    }
+    s
+}
+
+/// Analyses the abstract error path ending in `target` (property `property`).
+pub fn check_path(
+    enc: &Encoder,
+    p: &Program,
+    target: &Trace,
+    property: &str,
+    deadline: Option<Duration>,
+) -> PathCheck {
+    let exec = execute(enc, p, target, None);
+    let solver = solver_with_deadline(deadline);
+    solver.assert(&exec.guard);
+    match solver.check() {
+        SatResult::Unknown => PathCheck::Unknown,
+        SatResult::Sat => {
+            let Some(model) = solver.get_model() else {
+                return PathCheck::Unknown;
+            };
+            let path = pick_path(target, &exec, &model);
+            concrete_path(enc, p, &path, property, deadline)
+        }
+        SatResult::Unsat => PathCheck::Infeasible(predicates(enc, p, target)),
+    }
+}
+
+/// Re-executes one concrete path alone; a counterexample if it is exact and
+/// satisfiable.
+fn concrete_path(
+    enc: &Encoder,
+    p: &Program,
+    path: &[(Trace, crate::algorithm::cpa_algorithm::Step)],
+    property: &str,
+    deadline: Option<Duration>,
+) -> PathCheck {
+    let mut st = enc.initial();
+    let solver = solver_with_deadline(deadline);
+    let mut steps = Vec::new();
+    for (_, step) in path {
+        let Some(t) = transition(p, *step) else {
+            return PathCheck::Imprecise;
+        };
+        let (c, v) = apply(enc, &mut st, &t, p);
+        if let Some(c) = c {
+            solver.assert(&c);
+        }
+        steps.push((t, v));
+    }
+    if !st.exact {
+        return PathCheck::Imprecise;
+    }
+    match solver.check() {
+        SatResult::Sat => {
+            let model = solver.get_model();
+            let steps = steps
+                .iter()
+                .filter_map(|(t, v)| CexStep::of(p, t, v.as_ref(), model.as_ref()))
+                .collect();
+            PathCheck::Feasible(Counterexample {
+                property: property.to_string(),
+                steps,
+            })
+        }
+        SatResult::Unknown => PathCheck::Unknown,
+        // The merged formula had a model, this path alone has none: the
+        // model chose branches inconsistently. Nothing can be concluded.
+        SatResult::Unsat => PathCheck::Imprecise,
+    }
+}
+
+/// Atoms of the suffix preconditions at the abstraction points of the path.
+fn predicates(enc: &Encoder, p: &Program, target: &Trace) -> Vec<Bool> {
+    let points = abstraction_points(target);
+    let skip = points.len().saturating_sub(MAX_REFINED_POINTS);
+    let mut seen: HashSet<Bool> = HashSet::new();
+    let mut out = Vec::new();
+    for point in points.iter().skip(skip).rev() {
+        let suffix = execute(enc, p, target, Some(point));
+        let pre = suffix.guard.simplify();
+        let mut atoms = Vec::new();
+        atoms_of(&pre, &mut atoms);
+        for a in atoms {
+            if seen.insert(a.clone()) && speaks_of_start_only(&a) {
+                out.push(a);
+            }
+        }
+    }
+    out
+}
+
+/// Whether every constant in `t` is a canonical symbol (and there is one).
+fn speaks_of_start_only(t: &Bool) -> bool {
+    let symbols = crate::cpa::predicate::abstraction::symbols_of(&Dynamic::from_ast(t));
+    !symbols.is_empty() && symbols.iter().all(|s| Encoder::is_canonical_symbol(s))
+}
+
+/// The theory atoms of a Boolean formula (below and/or/not/ite/...).
+pub fn atoms_of(t: &Bool, out: &mut Vec<Bool>) {
+    let mut seen: HashSet<Bool> = HashSet::new();
+    let mut stack = vec![t.clone()];
+    while let Some(x) = stack.pop() {
+        if !seen.insert(x.clone()) || !x.is_app() {
+            continue;
+        }
+        let kind = x.decl().kind();
+        let bool_children = || -> Vec<Bool> {
+            x.children().iter().filter_map(|c| c.as_bool()).collect()
+        };
+        match kind {
+            DeclKind::TRUE | DeclKind::FALSE => {}
+            DeclKind::AND
+            | DeclKind::OR
+            | DeclKind::NOT
+            | DeclKind::IMPLIES
+            | DeclKind::XOR
+            | DeclKind::IFF => stack.extend(bool_children()),
+            DeclKind::ITE => stack.extend(bool_children()),
+            DeclKind::EQ | DeclKind::DISTINCT
+                if x.children().first().is_some_and(|c| c.as_bool().is_some()) =>
+            {
+                stack.extend(bool_children())
+            }
+            DeclKind::UNINTERPRETED if x.num_children() == 0 => {}
+            _ => out.push(x),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use z3::ast::BV;
+
+    #[test]
+    fn atoms_below_the_boolean_structure() {
+        let x = BV::new_const("v1", 32);
+        let y = BV::new_const("v2", 32);
+        let a = x.bvult(&y);
+        let b = x.eq(BV::from_u64(3, 32));
+        let f = Bool::or(&[&a.not(), &Bool::and(&[&b, &a])]);
+        let mut out = Vec::new();
+        atoms_of(&f, &mut out);
+        assert_eq!(out.len(), 2);
+        assert!(out.contains(&a) && out.contains(&b));
+    }
+
+    #[test]
+    fn only_start_symbols_make_predicates() {
+        let x = BV::new_const("v1", 32);
+        let nd = BV::new_const("nd7", 32);
+        assert!(speaks_of_start_only(&x.eq(BV::from_u64(1, 32))));
+        assert!(!speaks_of_start_only(&x.eq(&nd)));
+        assert!(!speaks_of_start_only(&Bool::from_bool(true)));
+    }
+}

@@ -1,0 +1,289 @@
+//! Boolean predicate abstraction: the predicates (the precision), abstract
+//! regions as sets of cubes over them, and the abstraction computation
+//! (AllSAT over one indicator per predicate) with its cache.
+//!
+//! Predicates are Z3 formulas over *canonical symbols* (`v<var>` for a
+//! register variable, `mem<w>` for memory of width `w`): the values where a
+//! block starts. Instantiating a predicate at the end of a block substitutes
+//! the block's final terms for those symbols.
+
+use std::cell::Cell;
+use std::rc::Rc;
+use std::time::Duration;
+
+use hashbrown::{HashMap, HashSet};
+use z3::ast::{Ast, Bool, Dynamic};
+use z3::{Params, SatResult, Solver};
+
+use crate::algorithm::sdc::thread_cpu_time;
+
+/// One predicate: a formula over canonical symbols, and those symbols' names.
+#[derive(Clone, Debug)]
+pub struct Predicate {
+    pub term: Bool,
+    pub symbols: Vec<String>,
+}
+
+/// The precision of the predicate analysis: one global list of predicates
+/// (indices are stable: refinement only appends).
+#[derive(Clone, Debug, Default)]
+pub struct Predicates {
+    pub list: Vec<Predicate>,
+    known: HashSet<Bool>,
+}
+
+impl Predicates {
+    /// Adds `term` unless it is already there; true if it was new.
+    pub fn add(&mut self, term: Bool) -> bool {
+        if term.as_bool().is_some() || !self.known.insert(term.clone()) {
+            return false;
+        }
+        let symbols = symbols_of(&Dynamic::from_ast(&term));
+        self.list.push(Predicate { term, symbols });
+        true
+    }
+
+    pub fn len(&self) -> usize {
+        self.list.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.list.is_empty()
+    }
+}
+
+/// The names of the uninterpreted constants in `t`.
+pub fn symbols_of(t: &Dynamic) -> Vec<String> {
+    let mut seen: HashSet<Dynamic> = HashSet::new();
+    let mut out = Vec::new();
+    let mut stack = vec![t.clone()];
+    while let Some(x) = stack.pop() {
+        if !x.is_app() || !seen.insert(x.clone()) {
+            continue;
+        }
+        let n = x.num_children();
+        if n == 0 {
+            if x.decl().kind() == z3::DeclKind::UNINTERPRETED {
+                out.push(x.decl().name());
+            }
+            continue;
+        }
+        stack.extend(x.children());
+    }
+    out.sort();
+    out.dedup();
+    out
+}
+
+/// A literal: predicate index, positive or negated.
+pub type Lit = (u32, bool);
+
+/// An abstract region: a disjunction of cubes (conjunctions of literals,
+/// sorted by predicate index). No cube is `false`; one empty cube is `true`.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct Region {
+    pub cubes: Vec<Vec<Lit>>,
+}
+
+impl Region {
+    pub fn top() -> Self {
+        Region {
+            cubes: vec![Vec::new()],
+        }
+    }
+
+    pub fn is_top(&self) -> bool {
+        self.cubes.iter().any(Vec::is_empty)
+    }
+
+    /// The predicates the region mentions.
+    pub fn support(&self) -> HashSet<u32> {
+        self.cubes.iter().flatten().map(|&(i, _)| i).collect()
+    }
+
+    pub fn formula(&self, preds: &Predicates) -> Bool {
+        let cubes: Vec<Bool> = self
+            .cubes
+            .iter()
+            .map(|c| {
+                let lits: Vec<Bool> = c
+                    .iter()
+                    .map(|&(i, pos)| {
+                        let t = &preds.list[i as usize].term;
+                        if pos {
+                            t.clone()
+                        } else {
+                            t.not()
+                        }
+                    })
+                    .collect();
+                Bool::and(&lits)
+            })
+            .collect();
+        Bool::or(&cubes)
+    }
+
+    /// Syntactic entailment: every cube of `self` contains some cube of `other`.
+    fn entails_syntactically(&self, other: &Region) -> bool {
+        self.cubes
+            .iter()
+            .all(|c| other.cubes.iter().any(|d| d.iter().all(|l| c.contains(l))))
+    }
+}
+
+/// Counters of the abstraction engine.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct AbstractionStats {
+    pub abstractions: u64,
+    pub cache_hits: u64,
+    pub solver_calls: u64,
+    pub solver_time: Duration,
+}
+
+/// At most this many cubes per abstraction; past it the Cartesian
+/// abstraction (each predicate on its own) is used.
+const MAX_CUBES: usize = 256;
+
+/// Computes abstractions and coverage with one incremental solver.
+pub struct Abstractor {
+    solver: Solver,
+    cache: HashMap<(Bool, Vec<(u32, Bool)>), Option<Region>>,
+    entail_cache: HashMap<(Rc<Region>, Rc<Region>), bool>,
+    pub stats: Cell<AbstractionStats>,
+    /// Absolute thread CPU time after which queries give up.
+    deadline: Option<Duration>,
+}
+
+impl Abstractor {
+    pub fn new(deadline: Option<Duration>) -> Self {
+        Abstractor {
+            solver: Solver::new(),
+            cache: HashMap::new(),
+            entail_cache: HashMap::new(),
+            stats: Cell::new(AbstractionStats::default()),
+            deadline,
+        }
+    }
+
+    fn check(&self, assumptions: &[Bool]) -> SatResult {
+        if let Some(d) = self.deadline {
+            let left = d.saturating_sub(thread_cpu_time());
+            let mut p = Params::new();
+            p.set_u32("timeout", (left.as_millis().min(u32::MAX as u128) as u32).max(1));
+            self.solver.set_params(&p);
+        }
+        let t = thread_cpu_time();
+        let r = self.solver.check_assumptions(assumptions);
+        let mut s = self.stats.get();
+        s.solver_calls += 1;
+        s.solver_time += thread_cpu_time().saturating_sub(t);
+        self.stats.set(s);
+        r
+    }
+
+    /// The Boolean abstraction of `formula` (block start region ∧ path
+    /// formula) over the instantiated predicates `preds` (index, predicate
+    /// at the block's end). `None` if `formula` is unsatisfiable. Predicates
+    /// not listed are left unconstrained.
+    pub fn abstraction(&mut self, formula: &Bool, preds: Vec<(u32, Bool)>) -> Option<Region> {
+        let key = (formula.clone(), preds);
+        if let Some(r) = self.cache.get(&key) {
+            let mut s = self.stats.get();
+            s.cache_hits += 1;
+            self.stats.set(s);
+            return r.clone();
+        }
+        let mut s = self.stats.get();
+        s.abstractions += 1;
+        self.stats.set(s);
+        let preds = &key.1;
+        let r = self.all_sat(formula, preds);
+        self.cache.insert(key, r.clone());
+        r
+    }
+
+    fn all_sat(&self, formula: &Bool, preds: &[(u32, Bool)]) -> Option<Region> {
+        self.solver.push();
+        self.solver.assert(formula);
+        let inds: Vec<Bool> = preds
+            .iter()
+            .map(|(i, t)| {
+                let b = Bool::new_const(format!("__pred{i}"));
+                self.solver.assert(b.eq(t));
+                b
+            })
+            .collect();
+        // Blocking clauses live one scope deeper than the definitions.
+        self.solver.push();
+        let mut cubes = Vec::new();
+        let result = loop {
+            match self.check(&[]) {
+                SatResult::Unsat => break Some(Region { cubes }),
+                // Out of time: nothing is known (an over-approximation).
+                SatResult::Unknown => break Some(Region::top()),
+                SatResult::Sat => {
+                    let Some(m) = self.solver.get_model() else {
+                        break Some(Region::top());
+                    };
+                    let cube: Vec<Lit> = preds
+                        .iter()
+                        .zip(&inds)
+                        .map(|((i, _), b)| {
+                            let v = m.eval(b, true).and_then(|x| x.as_bool()).unwrap_or(false);
+                            (*i, v)
+                        })
+                        .collect();
+                    let block: Vec<Bool> = cube
+                        .iter()
+                        .zip(&inds)
+                        .map(|(&(_, v), b)| if v { b.not() } else { b.clone() })
+                        .collect();
+                    cubes.push(cube);
+                    if cubes.len() > MAX_CUBES {
+                        self.solver.pop(1);
+                        self.solver.push();
+                        break Some(self.cartesian(&inds, preds));
+                    }
+                    self.solver.assert(Bool::or(&block));
+                }
+            }
+        };
+        self.solver.pop(2);
+        match result {
+            Some(r) if r.cubes.is_empty() => None,
+            r => r,
+        }
+    }
+
+    /// Each predicate that the formula decides on its own (the solver holds
+    /// the formula and the indicator definitions).
+    fn cartesian(&self, inds: &[Bool], preds: &[(u32, Bool)]) -> Region {
+        let mut cube = Vec::new();
+        for ((i, _), b) in preds.iter().zip(inds) {
+            if self.check(&[b.not()]) == SatResult::Unsat {
+                cube.push((*i, true));
+            } else if self.check(&[b.clone()]) == SatResult::Unsat {
+                cube.push((*i, false));
+            }
+        }
+        Region { cubes: vec![cube] }
+    }
+
+    /// Whether region `a` entails region `b`.
+    pub fn entails(&mut self, a: &Rc<Region>, b: &Rc<Region>, preds: &Predicates) -> bool {
+        if Rc::ptr_eq(a, b) || b.is_top() || a.entails_syntactically(b) {
+            return true;
+        }
+        let key = (a.clone(), b.clone());
+        if let Some(&r) = self.entail_cache.get(&key) {
+            return r;
+        }
+        self.solver.push();
+        self.solver.assert(a.formula(preds));
+        self.solver.assert(b.formula(preds).not());
+        let r = self.check(&[]) == SatResult::Unsat;
+        self.solver.pop(1);
+        self.entail_cache.insert(key, r);
+        r
+    }
+}

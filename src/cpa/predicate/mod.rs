@@ -1,0 +1,334 @@
+//! Predicate analysis with large-block encoding (paper 002, Sect. 5.1;
+//! Beyer, Cimatti, Griggio, Keremoglu, Sebastiani: adjustable-block encoding).
+//!
+//! A state is the last abstraction (a [`Region`] over the predicates, at an
+//! abstraction point) plus the exact symbolic state and path formula of the
+//! block since then ([`SymState`], terms over the canonical symbols of the
+//! block start). The transfer relation extends the path formula (strongest
+//! postcondition, no solver call). Blocks end at abstraction points: loop
+//! heads, function entries, return sites of calls of defined functions and
+//! target locations; there the precision adjustment `prec` computes the
+//! Boolean predicate abstraction (AllSAT, [`abstraction`]) and starts a new
+//! block, or drops the state if the block's path formula is unsatisfiable.
+//!
+//! Merge joins two states of the same block at the same location (the path
+//! formulas become a disjunction, the values `ite` terms); abstraction
+//! states are never merged. Stop: an abstraction state is covered by one
+//! of the same location and call stack whose region it entails; a state
+//! inside a block is covered by the state it was merged into.
+//!
+//! Soundness bookkeeping: every step that is not an over-approximation
+//! ([`SymState::sound`] cleared) is remembered in [`PredicateCpa::unsound`];
+//! a fixed point reached after one is no proof.
+
+pub mod abstraction;
+pub mod trace;
+
+use std::cell::{Cell, RefCell};
+use std::rc::Rc;
+use std::time::Duration;
+
+use z3::ast::{Ast, Bool, Dynamic};
+
+use self::abstraction::{Abstractor, Predicates, Region};
+use self::trace::{Trace, TraceNode};
+use super::{Cpa, Transition};
+use crate::algorithm::cpa_algorithm::Step;
+use crate::cfa::{LocId, Program};
+use crate::smt::step::{apply, merge};
+use crate::smt::{Encoder, SymState};
+
+/// The precision: the predicates tracked (shared by all locations).
+pub type Precision = Rc<Predicates>;
+
+/// The last abstraction on a state's path.
+#[derive(Debug)]
+pub struct AbstractionState {
+    /// Creation order (later abstractions are explored first).
+    pub seq: u64,
+    pub region: Rc<Region>,
+    pub formula: Bool,
+}
+
+#[derive(Clone)]
+pub struct PredState {
+    /// Unique per state; a merged state gets a new one.
+    id: u64,
+    pub abs: Rc<AbstractionState>,
+    pub sym: SymState,
+    /// Path formula of the block so far (conjunction of its constraints).
+    pub guard: Bool,
+    pub trace: Trace,
+    /// Ids of the states merged into this one.
+    covers: Rc<Vec<u64>>,
+    /// The block ends here: `prec` abstracts.
+    pending: bool,
+}
+
+impl PredState {
+    /// Whether the state was just abstracted (empty block).
+    pub fn is_abstraction(&self) -> bool {
+        matches!(&*self.trace, TraceNode::Abstraction { .. } | TraceNode::Start)
+    }
+}
+
+impl PartialEq for PredState {
+    fn eq(&self, other: &Self) -> bool {
+        self.id == other.id
+    }
+}
+
+impl std::fmt::Debug for PredState {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(
+            f,
+            "PredState#{} (abstraction {}, {} cubes)",
+            self.id,
+            self.abs.seq,
+            self.abs.region.cubes.len()
+        )
+    }
+}
+
+pub struct PredicateCpa<'p> {
+    program: &'p Program,
+    pub enc: Encoder<'p>,
+    /// Per location: a block ends on arrival.
+    abstraction_point: Vec<bool>,
+    abstractor: RefCell<Abstractor>,
+    /// The precision of this run (also needed by coverage checks).
+    predicates: Precision,
+    next_id: Cell<u64>,
+    /// A step that is not an over-approximation was taken.
+    pub unsound: Cell<bool>,
+}
+
+impl<'p> PredicateCpa<'p> {
+    /// `targets`: per location, whether it is a target (abstraction point
+    /// too, so targets are only reached under a satisfiable block).
+    pub fn new(
+        program: &'p Program,
+        targets: &[bool],
+        predicates: Precision,
+        deadline: Option<Duration>,
+    ) -> Self {
+        let mut abstraction_point: Vec<bool> = program
+            .locations
+            .iter()
+            .zip(targets)
+            .map(|(l, &t)| l.loop_head || t)
+            .collect();
+        for f in &program.functions {
+            if let Some(b) = &f.body {
+                abstraction_point[b.entry.0 as usize] = true;
+            }
+        }
+        for e in &program.edges {
+            if let crate::cfa::EdgeOp::Call { callee, .. } = &e.op {
+                if program.func(*callee).body.is_some() {
+                    abstraction_point[e.to.0 as usize] = true;
+                }
+            }
+        }
+        PredicateCpa {
+            program,
+            enc: Encoder::new(program),
+            abstraction_point,
+            abstractor: RefCell::new(Abstractor::new(deadline)),
+            predicates,
+            next_id: Cell::new(0),
+            unsound: Cell::new(false),
+        }
+    }
+
+    fn fresh_id(&self) -> u64 {
+        let n = self.next_id.get();
+        self.next_id.set(n + 1);
+        n
+    }
+
+    pub fn abstraction_stats(&self) -> abstraction::AbstractionStats {
+        self.abstractor.borrow().stats.get()
+    }
+
+    /// The abstraction of `s`'s block over the predicates that can have
+    /// changed (their symbols were written or constrained in the block, or
+    /// the start region mentions them); `None` if the block is infeasible.
+    fn abstract_state(&self, s: &PredState, preds: &Predicates) -> Option<Region> {
+        let formula = Bool::and(&[&s.abs.formula, &s.guard]);
+        // Substitution: canonical symbol -> value at the block end.
+        let mut changed: hashbrown::HashSet<String> = hashbrown::HashSet::new();
+        let mut subst: Vec<(Dynamic, Dynamic)> = Vec::new();
+        for (v, t) in &s.sym.regs {
+            let c = Encoder::register_symbol(*v, t.get_size());
+            if &c != t {
+                changed.insert(format!("v{}", v.0));
+                subst.push((Dynamic::from_ast(&c), Dynamic::from_ast(t)));
+            }
+        }
+        for (c, t) in self.enc.initial().mem.iter().zip(&s.sym.mem) {
+            if c != t {
+                changed.insert(c.decl().name());
+                subst.push((Dynamic::from_ast(c), Dynamic::from_ast(t)));
+            }
+        }
+        let constrained: hashbrown::HashSet<String> = if s.guard.as_bool() == Some(true) {
+            Default::default()
+        } else {
+            abstraction::symbols_of(&Dynamic::from_ast(&s.guard))
+                .into_iter()
+                .collect()
+        };
+        let support = s.abs.region.support();
+        let pairs: Vec<(&Dynamic, &Dynamic)> = subst.iter().map(|(a, b)| (a, b)).collect();
+        let instantiated: Vec<(u32, Bool)> = preds
+            .list
+            .iter()
+            .enumerate()
+            .filter(|(i, p)| {
+                support.contains(&(*i as u32))
+                    || p
+                        .symbols
+                        .iter()
+                        .any(|x| changed.contains(x) || constrained.contains(x))
+            })
+            .map(|(i, p)| (i as u32, p.term.substitute(&pairs)))
+            .collect();
+        self.abstractor
+            .borrow_mut()
+            .abstraction(&formula, instantiated)
+    }
+}
+
+impl<'p> Cpa for PredicateCpa<'p> {
+    type State = PredState;
+    type Precision = Precision;
+
+    fn initial_state(&self, _start: LocId) -> PredState {
+        PredState {
+            id: self.fresh_id(),
+            abs: Rc::new(AbstractionState {
+                seq: 0,
+                region: Rc::new(Region::top()),
+                formula: Bool::from_bool(true),
+            }),
+            sym: self.enc.initial(),
+            guard: Bool::from_bool(true),
+            trace: Rc::new(TraceNode::Start),
+            covers: Rc::new(Vec::new()),
+            pending: false,
+        }
+    }
+
+    fn initial_precision(&self, _start: LocId) -> Precision {
+        self.predicates.clone()
+    }
+
+    fn transfer(&self, s: &PredState, step: &Transition, _prec: &Precision) -> Vec<PredState> {
+        let mut sym = s.sym.clone();
+        let (c, _) = apply(&self.enc, &mut sym, step, self.program);
+        if !sym.sound {
+            self.unsound.set(true);
+        }
+        let guard = match c {
+            Some(c) => {
+                if c.as_bool() == Some(false) {
+                    return Vec::new();
+                }
+                Bool::and(&[&s.guard, &c]).simplify()
+            }
+            None => s.guard.clone(),
+        };
+        if guard.as_bool() == Some(false) {
+            return Vec::new();
+        }
+        let pending = step
+            .target_hint(self.program)
+            .is_some_and(|l| self.abstraction_point[l.0 as usize]);
+        let recorded = Step::of(step);
+        vec![PredState {
+            id: self.fresh_id(),
+            abs: s.abs.clone(),
+            sym,
+            guard,
+            trace: Rc::new(TraceNode::Step {
+                prev: s.trace.clone(),
+                step: recorded,
+            }),
+            covers: Rc::new(Vec::new()),
+            pending,
+        }]
+    }
+
+    fn prec(&self, s: PredState, prec: Precision) -> Option<(PredState, Precision)> {
+        if !s.pending {
+            return Some((s, prec));
+        }
+        let region = self.abstract_state(&s, &prec)?;
+        let formula = region.formula(&prec);
+        let seq = self.fresh_id();
+        let mut sym = self.enc.initial();
+        sym.exact = s.sym.exact;
+        sym.sound = s.sym.sound;
+        Some((
+            PredState {
+                id: seq,
+                abs: Rc::new(AbstractionState {
+                    seq,
+                    region: Rc::new(region),
+                    formula,
+                }),
+                sym,
+                guard: Bool::from_bool(true),
+                trace: Rc::new(TraceNode::Abstraction { prev: s.trace }),
+                covers: Rc::new(Vec::new()),
+                pending: false,
+            },
+            prec,
+        ))
+    }
+
+    fn merge(&self, new: &PredState, reached: &PredState, _prec: &Precision) -> PredState {
+        if new.is_abstraction()
+            || reached.is_abstraction()
+            || !Rc::ptr_eq(&new.abs, &reached.abs)
+            || new.pending != reached.pending
+        {
+            return reached.clone();
+        }
+        let mut covers: Vec<u64> = reached.covers.to_vec();
+        covers.push(reached.id);
+        covers.push(new.id);
+        covers.extend(new.covers.iter());
+        PredState {
+            id: self.fresh_id(),
+            abs: reached.abs.clone(),
+            sym: merge(&new.guard, &new.sym, &reached.sym),
+            guard: Bool::or(&[&new.guard, &reached.guard]),
+            trace: Rc::new(TraceNode::Merge {
+                a: new.trace.clone(),
+                b: reached.trace.clone(),
+            }),
+            covers: Rc::new(covers),
+            pending: new.pending,
+        }
+    }
+
+    fn less_or_equal(&self, a: &PredState, b: &PredState) -> bool {
+        if a.id == b.id || b.covers.contains(&a.id) {
+            return true;
+        }
+        if a.is_abstraction() && b.is_abstraction() {
+            return self.abstractor.borrow_mut().entails(
+                &a.abs.region,
+                &b.abs.region,
+                &self.predicates,
+            );
+        }
+        false
+    }
+
+    fn priority(&self, s: &PredState) -> (u64, u64) {
+        (s.abs.seq, 0)
+    }
+}

@@ -1,0 +1,228 @@
+//! The paths a predicate state stands for, as a DAG: steps, merges of two
+//! states of one block, and abstraction points. Re-executing the DAG on the
+//! exact encoding gives the precise formula of an abstract error path (all
+//! merged paths at once); a model of it picks one concrete path.
+
+use std::rc::Rc;
+
+use hashbrown::HashMap;
+use z3::ast::{Bool, BV};
+
+use crate::algorithm::cpa_algorithm::Step;
+use crate::cfa::{EdgeOp, Program};
+use crate::cpa::Transition;
+use crate::smt::step::{apply, merge};
+use crate::smt::{Encoder, SymState};
+
+pub type Trace = Rc<TraceNode>;
+
+#[derive(Debug)]
+pub enum TraceNode {
+    /// The program start.
+    Start,
+    Step {
+        prev: Trace,
+        step: Step,
+    },
+    /// Two states of one block at one location, joined.
+    Merge {
+        a: Trace,
+        b: Trace,
+    },
+    /// An abstraction was computed here; a new block starts.
+    Abstraction {
+        prev: Trace,
+    },
+}
+
+type Key = *const TraceNode;
+
+fn key(t: &Trace) -> Key {
+    Rc::as_ptr(t)
+}
+
+/// The transition of a recorded step.
+pub fn transition<'p>(p: &'p Program, step: Step) -> Option<Transition<'p>> {
+    Some(match step {
+        Step::Edge(id) => Transition::Edge {
+            id,
+            edge: p.edge(id),
+        },
+        Step::Enter(call) | Step::Return(call) => {
+            let edge = p.edge(call);
+            let EdgeOp::Call { callee, .. } = &edge.op else {
+                return None;
+            };
+            if matches!(step, Step::Enter(_)) {
+                Transition::Enter {
+                    call,
+                    edge,
+                    callee: *callee,
+                }
+            } else {
+                Transition::Return {
+                    call,
+                    edge,
+                    callee: *callee,
+                }
+            }
+        }
+        Step::Woven => return None,
+    })
+}
+
+/// The abstraction points on the way to `t`, oldest first (all paths merged
+/// into a state share the block starts, so following any branch is right).
+pub fn abstraction_points(t: &Trace) -> Vec<Trace> {
+    let mut out = Vec::new();
+    let mut cur = t.clone();
+    loop {
+        let next = match &*cur {
+            TraceNode::Start => break,
+            TraceNode::Step { prev, .. } => prev.clone(),
+            TraceNode::Merge { a, .. } => a.clone(),
+            TraceNode::Abstraction { prev } => {
+                out.push(cur.clone());
+                prev.clone()
+            }
+        };
+        cur = next;
+    }
+    out.reverse();
+    out
+}
+
+/// The exact encoding of the paths of a trace DAG.
+pub struct Execution {
+    /// Path condition per node (reaching the node).
+    pub guards: HashMap<Key, Bool>,
+    /// Value written by each step node.
+    pub values: HashMap<Key, BV>,
+    /// The symbolic state at the end.
+    pub end: SymState,
+    /// Path condition of the whole DAG.
+    pub guard: Bool,
+}
+
+/// Re-executes the DAG ending in `end`, from the program start or, with
+/// `from`, from that abstraction node with every value canonical (the
+/// suffix of the paths after it).
+pub fn execute(enc: &Encoder, p: &Program, end: &Trace, from: Option<&Trace>) -> Execution {
+    let from = from.map(key);
+    // Post-order of the sub-DAG, and how many consumers each node has there.
+    let mut order: Vec<Trace> = Vec::new();
+    let mut consumers: HashMap<Key, u32> = HashMap::new();
+    let mut stack: Vec<(Trace, bool)> = vec![(end.clone(), false)];
+    let mut visited: hashbrown::HashSet<Key> = hashbrown::HashSet::new();
+    while let Some((t, expanded)) = stack.pop() {
+        if expanded {
+            order.push(t);
+            continue;
+        }
+        if !visited.insert(key(&t)) {
+            continue;
+        }
+        stack.push((t.clone(), true));
+        if Some(key(&t)) == from {
+            continue;
+        }
+        for pred in preds(&t) {
+            *consumers.entry(key(pred)).or_default() += 1;
+            stack.push((pred.clone(), false));
+        }
+    }
+    let mut states: HashMap<Key, SymState> = HashMap::new();
+    let mut guards: HashMap<Key, Bool> = HashMap::new();
+    let mut values: HashMap<Key, BV> = HashMap::new();
+    let mut take = |states: &mut HashMap<Key, SymState>, k: Key| -> SymState {
+        let c = consumers.get_mut(&k).expect("consumer counted");
+        *c -= 1;
+        if *c == 0 {
+            states.remove(&k).expect("state computed")
+        } else {
+            states[&k].clone()
+        }
+    };
+    for t in &order {
+        let k = key(t);
+        let (st, g) = if Some(k) == from {
+            (enc.initial(), Bool::from_bool(true))
+        } else {
+            match &**t {
+                TraceNode::Start => (enc.initial(), Bool::from_bool(true)),
+                TraceNode::Abstraction { prev } => {
+                    (take(&mut states, key(prev)), guards[&key(prev)].clone())
+                }
+                TraceNode::Step { prev, step } => {
+                    let mut st = take(&mut states, key(prev));
+                    let mut g = guards[&key(prev)].clone();
+                    if let Some(tr) = transition(p, *step) {
+                        let (c, v) = apply(enc, &mut st, &tr, p);
+                        if let Some(c) = c {
+                            g = Bool::and(&[&g, &c]);
+                        }
+                        if let Some(v) = v {
+                            values.insert(k, v);
+                        }
+                    }
+                    (st, g)
+                }
+                TraceNode::Merge { a, b } => {
+                    let sa = take(&mut states, key(a));
+                    let sb = take(&mut states, key(b));
+                    let (ga, gb) = (guards[&key(a)].clone(), guards[&key(b)].clone());
+                    (merge(&ga, &sa, &sb), Bool::or(&[&ga, &gb]))
+                }
+            }
+        };
+        states.insert(k, st);
+        guards.insert(k, g);
+    }
+    let end_key = key(end);
+    Execution {
+        end: states.remove(&end_key).expect("end state computed"),
+        guard: guards[&end_key].clone(),
+        guards,
+        values,
+    }
+}
+
+fn preds(t: &TraceNode) -> Vec<&Trace> {
+    match t {
+        TraceNode::Start => vec![],
+        TraceNode::Step { prev, .. } | TraceNode::Abstraction { prev } => vec![prev],
+        TraceNode::Merge { a, b } => vec![a, b],
+    }
+}
+
+/// The concrete path through the DAG that `model` satisfies (steps with
+/// their trace nodes, oldest first).
+pub fn pick_path(end: &Trace, exec: &Execution, model: &z3::Model) -> Vec<(Trace, Step)> {
+    let mut out = Vec::new();
+    let mut cur = end.clone();
+    loop {
+        let next = match &*cur {
+            TraceNode::Start => break,
+            TraceNode::Abstraction { prev } => prev.clone(),
+            TraceNode::Step { prev, step } => {
+                out.push((cur.clone(), *step));
+                prev.clone()
+            }
+            TraceNode::Merge { a, b } => {
+                let ga = &exec.guards[&key(a)];
+                let take_a = model
+                    .eval(ga, true)
+                    .and_then(|x| x.as_bool())
+                    .unwrap_or(true);
+                if take_a {
+                    a.clone()
+                } else {
+                    b.clone()
+                }
+            }
+        };
+        cur = next;
+    }
+    out.reverse();
+    out
+}
