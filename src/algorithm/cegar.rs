@@ -119,10 +119,14 @@ pub fn check_label(program: &Program, label: &str, limits: CegarLimits) -> Cegar
                     PathCheck::Feasible(cex) => {
                         return finish(Verdict::False, None, Some(cex), stats);
                     }
-                    PathCheck::Imprecise => {
+                    PathCheck::Imprecise(first) => {
+                        let why = match first {
+                            Some(op) => format!("the error path found is feasible only through over-approximated operations (first: {op})"),
+                            None => "the error path found is feasible only through over-approximated operations".into(),
+                        };
                         return finish(
                             Verdict::Unknown,
-                            Some("the error path found is feasible only through over-approximated operations".into()),
+                            Some(why),
                             None,
                             stats,
                         );

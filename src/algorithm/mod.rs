@@ -7,3 +7,4 @@ pub mod reachability;
 pub mod refine;
 pub mod sdc;
 pub mod symexec;
+pub mod verify;

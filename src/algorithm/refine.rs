@@ -37,8 +37,9 @@ use crate::smt::Encoder;
 pub enum PathCheck {
     /// A concrete path reaches the target with every step encoded exactly.
     Feasible(Counterexample),
-    /// Feasible, but only through over-approximated operations.
-    Imprecise,
+    /// Feasible, but only through over-approximated operations (the first
+    /// one, described, if known).
+    Imprecise(Option<String>),
     /// Infeasible; the candidate predicates found.
     Infeasible(Vec<Bool>),
     /// The solver gave up (time limit).
@@ -98,18 +99,23 @@ fn concrete_path(
     let mut st = enc.initial();
     let solver = solver_with_deadline(deadline);
     let mut steps = Vec::new();
+    let mut first_inexact = None;
     for (_, step) in path {
         let Some(t) = transition(p, *step) else {
-            return PathCheck::Imprecise;
+            return PathCheck::Imprecise(None);
         };
         let (c, v) = apply(enc, &mut st, &t, p);
+        if !st.exact && first_inexact.is_none() {
+            first_inexact = CexStep::of(p, &t, None, None)
+                .map(|s| format!("{}:{}: {}", s.file, s.line, s.op));
+        }
         if let Some(c) = c {
             solver.assert(&c);
         }
         steps.push((t, v));
     }
     if !st.exact {
-        return PathCheck::Imprecise;
+        return PathCheck::Imprecise(first_inexact);
     }
     match solver.check() {
         SatResult::Sat => {
@@ -126,7 +132,7 @@ fn concrete_path(
         SatResult::Unknown => PathCheck::Unknown,
         // The merged formula had a model, this path alone has none: the
         // model chose branches inconsistently. Nothing can be concluded.
-        SatResult::Unsat => PathCheck::Imprecise,
+        SatResult::Unsat => PathCheck::Imprecise(None),
     }
 }
 

@@ -4,11 +4,10 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 use std::time::Duration;
 
-use crate::algorithm::cegar::{self, CegarLimits, CegarStats};
-use crate::algorithm::reachability::{self, Limits};
+use crate::algorithm::verify::{verify_labels, VerifyLimits};
 use crate::algorithm::sdc::process_cpu_time;
 use crate::frontend::{parse_file_timed, FrontendOptions};
-use crate::report::{peak_rss_mb, RunReport, Stats, Verdict};
+use crate::report::{peak_rss_mb, RunReport, Stats};
 use crate::spec::{prp, Property};
 use crate::{Error, Result};
 
@@ -66,70 +65,27 @@ pub fn run(args: VerifyArgs) -> Result<ExitCode> {
         .or_else(|| props.iter().find_map(|p| p.entry.clone()))
         .unwrap_or_else(|| "main".into());
     let (program, times) = parse_file_timed(&args.file, &FrontendOptions { entry })?;
-    let limits = Limits {
+    let limits = VerifyLimits {
         cpu: args.time_limit.map(Duration::from_secs_f64),
         max_states: args.max_states,
     };
-    let (mut results, rs) = reachability::check(&program, &props, limits);
-    let mut engine = EngineStats::default();
-    for (r, p) in results.iter_mut().zip(&props) {
-        let crate::spec::Goal::Label(label) = &p.goal else {
-            continue;
-        };
-        if r.verdict != Verdict::Unknown || !r.relevant {
-            continue;
-        }
-        if r.reason.as_deref() != Some(reachability::REACHABLE) {
-            continue;
-        }
-        let left = |t0| limits.cpu.map(|c| c.saturating_sub(process_cpu_time().saturating_sub(t0)));
-        let cg = cegar::check_label(
-            &program,
-            label,
-            CegarLimits {
-                cpu: left(t0),
-                max_states: args.max_states,
-                max_refinements: 200,
-            },
-        );
-        engine.add_cegar(&cg.stats);
-        r.cpu_s += cg.stats.cpu.as_secs_f64();
-        r.verdict = cg.verdict;
-        r.reason = cg.reason;
-        r.counterexample = cg.counterexample;
-        // Bounded symbolic execution decides what predicate abstraction
-        // could not (imprecise refinement), if time is left.
-        let timed_out = r.reason.as_deref() == Some(cegar::TIMEOUT);
-        if r.verdict == Verdict::Unknown && !timed_out {
-            let se = crate::algorithm::symexec::check_label(&program, label, left(t0));
-            engine.transitions += se.stats.transitions;
-            engine.solver_calls += se.stats.solver_calls;
-            engine.solver_s += se.stats.solver_s;
-            engine.cpu += se.stats.cpu;
-            r.cpu_s += se.stats.cpu.as_secs_f64();
-            if se.verdict != Verdict::Unknown {
-                r.verdict = se.verdict;
-                r.reason = se.reason;
-                r.counterexample = se.counterexample;
-            }
-        }
-    }
+    let (results, work) = verify_labels(&program, &props, limits);
     let report = RunReport {
         file: args.file.display().to_string(),
         mpv_version: env!("CARGO_PKG_VERSION").to_string(),
-        analysis: "reachability under explicit values, then predicate abstraction with large-block encoding and CEGAR (Z3 bit-vectors), then bounded symbolic execution".into(),
+        analysis: crate::algorithm::verify::ANALYSIS.into(),
         properties: results,
         stats: Stats {
             parse_s: times.parse.as_secs_f64(),
             cfa_s: times.cfa.as_secs_f64(),
-            analysis_cpu_s: (rs.cpu + engine.cpu).as_secs_f64(),
+            analysis_cpu_s: work.cpu.as_secs_f64(),
             total_cpu_s: process_cpu_time().saturating_sub(t0).as_secs_f64(),
             peak_rss_mb: peak_rss_mb(),
-            reached_states: rs.states.max(engine.states),
-            transitions: rs.transitions + engine.transitions,
-            refinements: engine.refinements,
-            solver_calls: engine.solver_calls,
-            solver_s: engine.solver_s,
+            reached_states: work.states,
+            transitions: work.transitions,
+            refinements: work.refinements,
+            solver_calls: work.solver_calls,
+            solver_s: work.solver_s,
         },
     };
     let text = match args.format {
@@ -145,24 +101,3 @@ pub fn run(args: VerifyArgs) -> Result<ExitCode> {
     Ok(ExitCode::SUCCESS)
 }
 
-/// Work of the deciding engines (predicate analysis, symbolic execution).
-#[derive(Default)]
-struct EngineStats {
-    states: usize,
-    transitions: u64,
-    refinements: u64,
-    solver_calls: u64,
-    solver_s: f64,
-    cpu: Duration,
-}
-
-impl EngineStats {
-    fn add_cegar(&mut self, s: &CegarStats) {
-        self.states = self.states.max(s.states);
-        self.transitions += s.transitions;
-        self.refinements += s.refinements;
-        self.solver_calls += s.solver_calls;
-        self.solver_s += s.solver_s;
-        self.cpu += s.cpu;
-    }
-}

@@ -255,6 +255,7 @@ impl<'p> Encoder<'p> {
                 Some(base.bvadd(iv.bvmul(self.c64(size))))
             }
             ExprKind::Func(f) => Some(self.c64(FUNC_REGION + f.0 as u64 * 16)),
+            ExprKind::StrLit(i) => Some(self.c64(STR_REGION + *i as u64 * 0x1_0000)),
             _ => None,
         }
     }
@@ -399,8 +400,7 @@ impl<'p> Encoder<'p> {
                 st.exact = false;
                 self.fresh(w)
             }
-            ExprKind::StrLit(i) => self.c64(STR_REGION + *i as u64 * 0x1_0000),
-            ExprKind::Func(_) => self.address(st, e).unwrap_or_else(|| self.fresh(64)),
+            ExprKind::StrLit(_) | ExprKind::Func(_) => self.address(st, e).unwrap_or_else(|| self.fresh(64)),
             ExprKind::Var(_) | ExprKind::Deref(_) | ExprKind::Member(..) | ExprKind::Index(..) => {
                 match self.p.types.get(e.ty) {
                     Type::Array { .. } | Type::Function { .. } | Type::Composite(_) => {
