@@ -24,6 +24,13 @@ mod common;
 #[global_allocator]
 static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
 
+/// Tasks whose expected verdict contradicts C semantics, with the reason
+/// (checked by hand); a disagreement on them is reported, not counted wrong.
+const DISPUTED: &[(&str, &str)] = &[(
+    "ldv-regression/test26_false.c",
+    "`global` has static storage, so global.a == global.b == 0 (C11 6.7.9p10); assign(&pd->b, &pd->b) writes b to itself; pd->a != global.b is false, ERROR is unreachable",
+)];
+
 /// Verdict, analysis CPU seconds and the reason, or the error.
 type TaskResult = Result<(Verdict, f64, String), String>;
 
@@ -81,8 +88,9 @@ fn main() {
                         Verdict::False => 1,
                         Verdict::Unknown => 2,
                     }] += 1;
-                    if (*v == Verdict::True && r[4] == "false")
-                        || (*v == Verdict::False && r[4] == "true")
+                    if ((*v == Verdict::True && r[4] == "false")
+                        || (*v == Verdict::False && r[4] == "true"))
+                        && !DISPUTED.iter().any(|d| d.0 == r[1])
                     {
                         cell[3] += 1;
                     }
@@ -98,7 +106,12 @@ fn main() {
                 if (*v == Verdict::True && r[4] == "false")
                     || (*v == Verdict::False && r[4] == "true")
                 {
-                    wrong.push(format!("{} expected {} got {v:?}", r[1], r[4]));
+                    match DISPUTED.iter().find(|d| d.0 == r[1]) {
+                        Some((_, why)) => {
+                            println!("DISPUTED: {} expected {} got {v:?}: {why}", r[1], r[4])
+                        }
+                        None => wrong.push(format!("{} expected {} got {v:?}", r[1], r[4])),
+                    }
                 }
                 log.push_str(&format!("{}\t{}\t{v:?}\t{cpu:.2}\t{reason}\n", r[1], r[4]));
             }

@@ -38,7 +38,10 @@ fn verdict(name: &str) -> Verdict {
 fn a_lock_model_around_a_loop_needs_a_loop_head_predicate() {
     let r = cegar("mutex_loop_true.c");
     assert_eq!(r.verdict, Verdict::True, "{:?}", r.reason);
-    assert!(r.stats.refinements > 0, "the first abstract path is spurious");
+    assert!(
+        r.stats.refinements > 0,
+        "the first abstract path is spurious"
+    );
     assert!(r.stats.predicates > 0);
 }
 
@@ -50,7 +53,10 @@ fn a_lock_held_across_iterations_is_a_real_violation() {
     assert_eq!(cex.property, "label:ERROR");
     // The path goes through the early return of handler and locks twice.
     let ops: Vec<&str> = cex.steps.iter().map(|s| s.op.as_str()).collect();
-    let locks = ops.iter().filter(|o| o.contains("enter mutex_lock")).count();
+    let locks = ops
+        .iter()
+        .filter(|o| o.contains("enter mutex_lock"))
+        .count();
     assert!(locks >= 2, "two lock calls on the path: {ops:?}");
     assert!(cex.steps.iter().all(|s| s.line > 0 && !s.file.is_empty()));
 }

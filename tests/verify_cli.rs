@@ -64,10 +64,8 @@ fn limits_give_unknown_with_the_reason() {
     let (ok, j, _) = verify(&prog("dead_error.c"), &["--max-states", "2"]);
     assert!(ok);
     assert_eq!(j["properties"][0]["verdict"], "unknown");
-    assert_eq!(
-        j["properties"][0]["reason"],
-        "state limit of the reachability analysis"
-    );
+    let reason = j["properties"][0]["reason"].as_str().unwrap_or("");
+    assert!(reason.contains("state limit"), "{reason}");
 }
 
 #[test]

@@ -54,6 +54,10 @@ pub fn check_label(program: &Program, label: &str, limits: CegarLimits) -> Cegar
     let property = format!("label:{label}");
     let mut preds = Predicates::default();
     let mut stats = CegarStats::default();
+    // Whether every block's satisfiability is decided (turned on when a
+    // refinement finds no predicate: the path is then infeasible inside a
+    // block that was not checked).
+    let mut check_blocks = false;
     let start = program.start.expect("a program has a start");
     let finish = |verdict, reason: Option<String>, cex, mut stats: CegarStats| {
         stats.cpu = thread_cpu_time().saturating_sub(started);
@@ -65,7 +69,8 @@ pub fn check_label(program: &Program, label: &str, limits: CegarLimits) -> Cegar
         }
     };
     loop {
-        let data = PredicateCpa::new(program, &targets, Rc::new(preds.clone()), deadline);
+        let mut data = PredicateCpa::new(program, &targets, Rc::new(preds.clone()), deadline);
+        data.check_blocks = check_blocks;
         let cpa =
             CompositeCpa::with_merge(program, data, vec![label.to_string()], MergePolicy::Data);
         let mut reached = Reached::start(&cpa, start, WaitlistOrder::Priority);
@@ -73,8 +78,7 @@ pub fn check_label(program: &Program, label: &str, limits: CegarLimits) -> Cegar
         let mut interrupt = |size: usize| {
             polls += 1;
             size > limits.max_states
-                || (polls.is_multiple_of(32)
-                    && deadline.is_some_and(|d| thread_cpu_time() >= d))
+                || (polls.is_multiple_of(32) && deadline.is_some_and(|d| thread_cpu_time() >= d))
         };
         let outcome = run(&cpa, &mut reached, &mut stats.transitions, &mut interrupt);
         stats.states = stats.states.max(reached.nodes.len());
@@ -83,6 +87,18 @@ pub fn check_label(program: &Program, label: &str, limits: CegarLimits) -> Cegar
         stats.solver_calls += a.solver_calls;
         stats.solver_s += a.solver_time.as_secs_f64();
         stats.predicates = preds.len();
+        if std::env::var_os("MPV_TRACE_CEGAR").is_some() {
+            eprintln!(
+                "cegar: iteration {} predicates {} states {} abstractions {} solver {:.2}s cpu {:.2}s outcome {:?}",
+                stats.refinements,
+                preds.len(),
+                reached.nodes.len(),
+                a.abstractions,
+                a.solver_time.as_secs_f64(),
+                thread_cpu_time().saturating_sub(started).as_secs_f64(),
+                outcome
+            );
+        }
         match outcome {
             Outcome::Done => {
                 return if cpa.data.unsound.get() {
@@ -124,12 +140,7 @@ pub fn check_label(program: &Program, label: &str, limits: CegarLimits) -> Cegar
                             Some(op) => format!("the error path found is feasible only through over-approximated operations (first: {op})"),
                             None => "the error path found is feasible only through over-approximated operations".into(),
                         };
-                        return finish(
-                            Verdict::Unknown,
-                            Some(why),
-                            None,
-                            stats,
-                        );
+                        return finish(Verdict::Unknown, Some(why), None, stats);
                     }
                     PathCheck::Unknown => {
                         return finish(Verdict::Unknown, Some(TIMEOUT.into()), None, stats);
@@ -140,7 +151,9 @@ pub fn check_label(program: &Program, label: &str, limits: CegarLimits) -> Cegar
                         for c in candidates {
                             preds.add(c);
                         }
-                        if preds.len() == before {
+                        if preds.len() == before && !check_blocks {
+                            check_blocks = true;
+                        } else if preds.len() == before {
                             return finish(
                                 Verdict::Unknown,
                                 Some("refinement found no new predicate for an infeasible error path".into()),

@@ -26,9 +26,7 @@ use z3::{DeclKind, Params, SatResult, Solver};
 
 use crate::algorithm::sdc::thread_cpu_time;
 use crate::cfa::Program;
-use crate::cpa::predicate::trace::{
-    abstraction_points, execute, pick_path, transition, Trace,
-};
+use crate::cpa::predicate::trace::{abstraction_points, execute, pick_path, transition, Trace};
 use crate::report::{CexStep, Counterexample};
 use crate::smt::step::apply;
 use crate::smt::Encoder;
@@ -106,8 +104,8 @@ fn concrete_path(
         };
         let (c, v) = apply(enc, &mut st, &t, p);
         if !st.exact && first_inexact.is_none() {
-            first_inexact = CexStep::of(p, &t, None, None)
-                .map(|s| format!("{}:{}: {}", s.file, s.line, s.op));
+            first_inexact =
+                CexStep::of(p, &t, None, None).map(|s| format!("{}:{}: {}", s.file, s.line, s.op));
         }
         if let Some(c) = c {
             solver.assert(&c);
@@ -171,9 +169,8 @@ pub fn atoms_of(t: &Bool, out: &mut Vec<Bool>) {
             continue;
         }
         let kind = x.decl().kind();
-        let bool_children = || -> Vec<Bool> {
-            x.children().iter().filter_map(|c| c.as_bool()).collect()
-        };
+        let bool_children =
+            || -> Vec<Bool> { x.children().iter().filter_map(|c| c.as_bool()).collect() };
         match kind {
             DeclKind::TRUE | DeclKind::FALSE => {}
             DeclKind::AND

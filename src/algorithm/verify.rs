@@ -49,7 +49,11 @@ pub fn verify_labels(
     limits: VerifyLimits,
 ) -> (Vec<PropertyResult>, Work) {
     let t0 = thread_cpu_time();
-    let left = || limits.cpu.map(|c| c.saturating_sub(thread_cpu_time().saturating_sub(t0)));
+    let left = || {
+        limits
+            .cpu
+            .map(|c| c.saturating_sub(thread_cpu_time().saturating_sub(t0)))
+    };
     let (mut results, rs) = reachability::check(
         program,
         props,

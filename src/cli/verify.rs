@@ -4,8 +4,8 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 use std::time::Duration;
 
-use crate::algorithm::verify::{verify_labels, VerifyLimits};
 use crate::algorithm::sdc::process_cpu_time;
+use crate::algorithm::verify::{verify_labels, VerifyLimits};
 use crate::frontend::{parse_file_timed, FrontendOptions};
 use crate::report::{peak_rss_mb, RunReport, Stats};
 use crate::spec::{prp, Property};
@@ -100,4 +100,3 @@ pub fn run(args: VerifyArgs) -> Result<ExitCode> {
     }
     Ok(ExitCode::SUCCESS)
 }
-

@@ -54,7 +54,9 @@ impl Transition<'_> {
     pub fn target_hint(&self, program: &crate::cfa::Program) -> Option<LocId> {
         match self {
             Transition::Edge { edge, .. } | Transition::Return { edge, .. } => Some(edge.to),
-            Transition::Enter { callee, .. } => program.func(*callee).body.as_ref().map(|b| b.entry),
+            Transition::Enter { callee, .. } => {
+                program.func(*callee).body.as_ref().map(|b| b.entry)
+            }
             Transition::Woven { .. } => None,
         }
     }

@@ -160,8 +160,7 @@ impl<'p> Encoder<'p> {
     /// where the symbolic state started) rather than a fresh value.
     pub fn is_canonical_symbol(name: &str) -> bool {
         let digits = |s: &str| !s.is_empty() && s.bytes().all(|b| b.is_ascii_digit());
-        name.strip_prefix('v').is_some_and(digits)
-            || name.strip_prefix("mem").is_some_and(digits)
+        name.strip_prefix('v').is_some_and(digits) || name.strip_prefix("mem").is_some_and(digits)
     }
 
     /// Gives the register variable `v` a fresh value (a new activation).
@@ -400,7 +399,9 @@ impl<'p> Encoder<'p> {
                 st.exact = false;
                 self.fresh(w)
             }
-            ExprKind::StrLit(_) | ExprKind::Func(_) => self.address(st, e).unwrap_or_else(|| self.fresh(64)),
+            ExprKind::StrLit(_) | ExprKind::Func(_) => {
+                self.address(st, e).unwrap_or_else(|| self.fresh(64))
+            }
             ExprKind::Var(_) | ExprKind::Deref(_) | ExprKind::Member(..) | ExprKind::Index(..) => {
                 match self.p.types.get(e.ty) {
                     Type::Array { .. } | Type::Function { .. } | Type::Composite(_) => {

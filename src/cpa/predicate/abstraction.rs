@@ -144,6 +144,10 @@ pub struct AbstractionStats {
 /// abstraction (each predicate on its own) is used.
 const MAX_CUBES: usize = 256;
 
+/// A query that takes longer is given up: the abstraction computed so far
+/// becomes `true` for its predicates (an over-approximation).
+const QUERY_TIMEOUT: Duration = Duration::from_secs(2);
+
 /// Computes abstractions and coverage with one incremental solver.
 pub struct Abstractor {
     solver: Solver,
@@ -166,12 +170,13 @@ impl Abstractor {
     }
 
     fn check(&self, assumptions: &[Bool]) -> SatResult {
+        let mut left = QUERY_TIMEOUT;
         if let Some(d) = self.deadline {
-            let left = d.saturating_sub(thread_cpu_time());
-            let mut p = Params::new();
-            p.set_u32("timeout", (left.as_millis().min(u32::MAX as u128) as u32).max(1));
-            self.solver.set_params(&p);
+            left = left.min(d.saturating_sub(thread_cpu_time()));
         }
+        let mut p = Params::new();
+        p.set_u32("timeout", (left.as_millis() as u32).max(1));
+        self.solver.set_params(&p);
         let t = thread_cpu_time();
         let r = self.solver.check_assumptions(assumptions);
         let mut s = self.stats.get();
@@ -184,8 +189,20 @@ impl Abstractor {
     /// The Boolean abstraction of `formula` (block start region ∧ path
     /// formula) over the instantiated predicates `preds` (index, predicate
     /// at the block's end). `None` if `formula` is unsatisfiable. Predicates
-    /// not listed are left unconstrained.
-    pub fn abstraction(&mut self, formula: &Bool, preds: Vec<(u32, Bool)>) -> Option<Region> {
+    /// not listed are left unconstrained. Without predicates the result is
+    /// `true` unless `decide_satisfiability` asks for the solver.
+    pub fn abstraction(
+        &mut self,
+        formula: &Bool,
+        preds: Vec<(u32, Bool)>,
+        decide_satisfiability: bool,
+    ) -> Option<Region> {
+        if preds.is_empty() && !decide_satisfiability {
+            // Nothing to track: `true`, without deciding the block's
+            // satisfiability (an infeasible error path is found by the
+            // path check and refined).
+            return Some(Region::top());
+        }
         let key = (formula.clone(), preds);
         if let Some(r) = self.cache.get(&key) {
             let mut s = self.stats.get();
@@ -197,7 +214,22 @@ impl Abstractor {
         s.abstractions += 1;
         self.stats.set(s);
         let preds = &key.1;
+        let t = thread_cpu_time();
         let r = self.all_sat(formula, preds);
+        if std::env::var_os("MPV_TRACE_CEGAR").is_some() {
+            let d = thread_cpu_time().saturating_sub(t);
+            if d > Duration::from_millis(300) {
+                eprintln!(
+                    "slow abstraction {:.2}s: {} predicates, {} cubes",
+                    d.as_secs_f64(),
+                    preds.len(),
+                    r.as_ref().map_or(0, |r| r.cubes.len())
+                );
+                if std::env::var_os("MPV_DUMP").is_some() {
+                    eprintln!("{:?}", preds);
+                }
+            }
+        }
         self.cache.insert(key, r.clone());
         r
     }

@@ -61,14 +61,17 @@ pub struct PredState {
     pub trace: Trace,
     /// Ids of the states merged into this one.
     covers: Rc<Vec<u64>>,
-    /// The block ends here: `prec` abstracts.
-    pending: bool,
+    /// The block ends here, at this location: `prec` abstracts.
+    pending: Option<LocId>,
 }
 
 impl PredState {
     /// Whether the state was just abstracted (empty block).
     pub fn is_abstraction(&self) -> bool {
-        matches!(&*self.trace, TraceNode::Abstraction { .. } | TraceNode::Start)
+        matches!(
+            &*self.trace,
+            TraceNode::Abstraction { .. } | TraceNode::Start
+        )
     }
 }
 
@@ -95,6 +98,10 @@ pub struct PredicateCpa<'p> {
     pub enc: Encoder<'p>,
     /// Per location: a block ends on arrival.
     abstraction_point: Vec<bool>,
+    /// Per location: a target (its block's satisfiability is always decided).
+    targets: Vec<bool>,
+    /// Decide every block's satisfiability, even without predicates to track.
+    pub check_blocks: bool,
     abstractor: RefCell<Abstractor>,
     /// The precision of this run (also needed by coverage checks).
     predicates: Precision,
@@ -134,6 +141,8 @@ impl<'p> PredicateCpa<'p> {
             program,
             enc: Encoder::new(program),
             abstraction_point,
+            targets: targets.to_vec(),
+            check_blocks: false,
             abstractor: RefCell::new(Abstractor::new(deadline)),
             predicates,
             next_id: Cell::new(0),
@@ -154,7 +163,7 @@ impl<'p> PredicateCpa<'p> {
     /// The abstraction of `s`'s block over the predicates that can have
     /// changed (their symbols were written or constrained in the block, or
     /// the start region mentions them); `None` if the block is infeasible.
-    fn abstract_state(&self, s: &PredState, preds: &Predicates) -> Option<Region> {
+    fn abstract_state(&self, s: &PredState, target: bool, preds: &Predicates) -> Option<Region> {
         let formula = Bool::and(&[&s.abs.formula, &s.guard]);
         // Substitution: canonical symbol -> value at the block end.
         let mut changed: hashbrown::HashSet<String> = hashbrown::HashSet::new();
@@ -187,16 +196,17 @@ impl<'p> PredicateCpa<'p> {
             .enumerate()
             .filter(|(i, p)| {
                 support.contains(&(*i as u32))
-                    || p
-                        .symbols
+                    || p.symbols
                         .iter()
                         .any(|x| changed.contains(x) || constrained.contains(x))
             })
             .map(|(i, p)| (i as u32, p.term.substitute(&pairs)))
             .collect();
-        self.abstractor
-            .borrow_mut()
-            .abstraction(&formula, instantiated)
+        self.abstractor.borrow_mut().abstraction(
+            &formula,
+            instantiated,
+            target || self.check_blocks,
+        )
     }
 }
 
@@ -216,7 +226,7 @@ impl<'p> Cpa for PredicateCpa<'p> {
             guard: Bool::from_bool(true),
             trace: Rc::new(TraceNode::Start),
             covers: Rc::new(Vec::new()),
-            pending: false,
+            pending: None,
         }
     }
 
@@ -230,21 +240,18 @@ impl<'p> Cpa for PredicateCpa<'p> {
         if !sym.sound {
             self.unsound.set(true);
         }
-        let guard = match c {
-            Some(c) => {
-                if c.as_bool() == Some(false) {
-                    return Vec::new();
-                }
-                Bool::and(&[&s.guard, &c]).simplify()
-            }
+        let guard = match c.map(|c| c.simplify()) {
+            Some(c) => match c.as_bool() {
+                Some(false) => return Vec::new(),
+                Some(true) => s.guard.clone(),
+                None if s.guard.as_bool() == Some(true) => c,
+                None => Bool::and(&[&s.guard, &c]),
+            },
             None => s.guard.clone(),
         };
-        if guard.as_bool() == Some(false) {
-            return Vec::new();
-        }
         let pending = step
             .target_hint(self.program)
-            .is_some_and(|l| self.abstraction_point[l.0 as usize]);
+            .filter(|l| self.abstraction_point[l.0 as usize]);
         let recorded = Step::of(step);
         vec![PredState {
             id: self.fresh_id(),
@@ -261,10 +268,10 @@ impl<'p> Cpa for PredicateCpa<'p> {
     }
 
     fn prec(&self, s: PredState, prec: Precision) -> Option<(PredState, Precision)> {
-        if !s.pending {
+        let Some(loc) = s.pending else {
             return Some((s, prec));
-        }
-        let region = self.abstract_state(&s, &prec)?;
+        };
+        let region = self.abstract_state(&s, self.targets[loc.0 as usize], &prec)?;
         let formula = region.formula(&prec);
         let seq = self.fresh_id();
         let mut sym = self.enc.initial();
@@ -282,7 +289,7 @@ impl<'p> Cpa for PredicateCpa<'p> {
                 guard: Bool::from_bool(true),
                 trace: Rc::new(TraceNode::Abstraction { prev: s.trace }),
                 covers: Rc::new(Vec::new()),
-                pending: false,
+                pending: None,
             },
             prec,
         ))
