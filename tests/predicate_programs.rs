@@ -85,6 +85,12 @@ fn nondet_values_and_assumptions() {
 }
 
 #[test]
+fn allocations_in_different_blocks_are_different_objects() {
+    assert_eq!(verdict("two_allocations_false.c"), Verdict::False);
+    assert_eq!(verdict("two_allocations_true.c"), Verdict::True);
+}
+
+#[test]
 fn recursion_is_never_proved() {
     assert_eq!(verdict("recursion_unknown.c"), Verdict::Unknown);
 }

@@ -149,6 +149,9 @@ pub fn check_label(program: &Program, label: &str, limits: CegarLimits) -> Cegar
                         stats.refinements += 1;
                         let before = preds.len();
                         for c in candidates {
+                            if std::env::var_os("MPV_DUMP").is_some() {
+                                eprintln!("candidate predicate {c:?}");
+                            }
                             preds.add(c);
                         }
                         if preds.len() == before && !check_blocks {

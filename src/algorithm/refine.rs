@@ -22,7 +22,7 @@ use std::time::Duration;
 
 use hashbrown::HashSet;
 use z3::ast::{Ast, Bool, Dynamic};
-use z3::{DeclKind, Params, SatResult, Solver};
+use z3::{DeclKind, Goal, Params, SatResult, Solver, Tactic};
 
 use crate::algorithm::sdc::thread_cpu_time;
 use crate::cfa::Program;
@@ -43,6 +43,9 @@ pub enum PathCheck {
     /// The solver gave up (time limit).
     Unknown,
 }
+
+/// CPU time one refinement may spend eliminating later values.
+const PROJECTION_BUDGET: Duration = Duration::from_secs(2);
 
 /// At most this many abstraction points (the last ones) are refined.
 const MAX_REFINED_POINTS: usize = 400;
@@ -140,15 +143,70 @@ fn predicates(enc: &Encoder, p: &Program, target: &Trace) -> Vec<Bool> {
     let skip = points.len().saturating_sub(MAX_REFINED_POINTS);
     let mut seen: HashSet<Bool> = HashSet::new();
     let mut out = Vec::new();
+    let mut projection_budget = PROJECTION_BUDGET;
     for point in points.iter().skip(skip).rev() {
         let suffix = execute(enc, p, target, Some(point));
         let pre = suffix.guard.simplify();
         let mut atoms = Vec::new();
         atoms_of(&pre, &mut atoms);
+        if projection_budget > Duration::ZERO {
+            let t = thread_cpu_time();
+            atoms_of(&project_to_start(&pre), &mut atoms);
+            projection_budget =
+                projection_budget.saturating_sub(thread_cpu_time().saturating_sub(t));
+        }
         for a in atoms {
             if seen.insert(a.clone()) && speaks_of_start_only(&a) {
                 out.push(a);
             }
+        }
+    }
+    out
+}
+
+/// `∃ later values. pre`: the values chosen inside the suffix (fresh results
+/// of calls, nondeterministic values) are eliminated where equalities allow
+/// it (Z3's `qe-light`), so that facts such as "p equals the next heap
+/// object" survive as atoms over the start state. On failure, `pre` itself.
+fn project_to_start(pre: &Bool) -> Bool {
+    let later: Vec<Dynamic> = constants_of(&Dynamic::from_ast(pre))
+        .into_iter()
+        .filter(|c| !Encoder::is_canonical_symbol(&c.decl().name()))
+        .collect();
+    if later.is_empty() {
+        return pre.clone();
+    }
+    let bounds: Vec<&dyn Ast> = later.iter().map(|c| c as &dyn Ast).collect();
+    let goal = Goal::new(false, false, false);
+    goal.assert(&z3::ast::exists_const(&bounds, &[], pre));
+    let tactic = Tactic::new("simplify")
+        .and_then(&Tactic::new("qe-light"))
+        .and_then(&Tactic::new("qe"))
+        .try_for(Duration::from_millis(500));
+    match tactic.apply(&goal, None) {
+        Ok(r) => {
+            let parts: Vec<Bool> = r.list_subgoals().flat_map(|g| g.get_formulas()).collect();
+            Bool::and(&parts)
+        }
+        Err(_) => pre.clone(),
+    }
+}
+
+/// The uninterpreted constants of `t`.
+fn constants_of(t: &Dynamic) -> Vec<Dynamic> {
+    let mut seen: HashSet<Dynamic> = HashSet::new();
+    let mut out = Vec::new();
+    let mut stack = vec![t.clone()];
+    while let Some(x) = stack.pop() {
+        if !x.is_app() || !seen.insert(x.clone()) {
+            continue;
+        }
+        if x.num_children() == 0 {
+            if x.decl().kind() == DeclKind::UNINTERPRETED {
+                out.push(x);
+            }
+        } else {
+            stack.extend(x.children());
         }
     }
     out

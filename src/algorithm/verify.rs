@@ -92,6 +92,13 @@ pub fn verify_labels(
         r.verdict = cg.verdict;
         r.reason = cg.reason;
         r.counterexample = cg.counterexample;
+        if std::env::var_os("MPV_TRACE_CEGAR").is_some() {
+            eprintln!(
+                "cegar: {label}: {:?} {}",
+                r.verdict,
+                r.reason.as_deref().unwrap_or("")
+            );
+        }
         let timed_out = r.reason.as_deref() == Some(cegar::TIMEOUT);
         if r.verdict == Verdict::Unknown && !timed_out && left().is_none_or(|l| !l.is_zero()) {
             let se = symexec::check_label(program, label, left());

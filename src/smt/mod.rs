@@ -24,9 +24,14 @@
 //!   `FunctionKind`); one that receives a pointer or array argument may
 //!   write through it, so all memory becomes arbitrary and the path inexact;
 //!   allocation functions (`malloc`, `kmalloc`, `kzalloc`, `calloc`, ...)
-//!   return NULL or a fresh address in a heap region; heap contents are
+//!   return NULL or the next object of a bump allocator in a heap region
+//!   (distinct along a path; see [`Encoder::allocate`]); heap contents are
 //!   unconstrained, which is exact for `malloc`-like functions and makes the
 //!   path inexact for zeroing ones (`kzalloc`, `calloc`, ...);
+//! - a new activation of a function gets fresh values for its register
+//!   locals; address-taken locals live at one fixed address per variable,
+//!   so an uninitialised one reads what a previous activation left there
+//!   (reading it is undefined behaviour in C);
 //! - division by zero and signed overflow follow Z3's total bit-vector
 //!   semantics (wrap-around), as compiled code behaves in practice.
 
@@ -44,6 +49,9 @@ const STR_REGION: u64 = 0x4000_0000_0000;
 const FUNC_REGION: u64 = 0x5000_0000_0000;
 const HEAP_REGION: u64 = 0x6000_0000_0000;
 const HEAP_STRIDE: u64 = 0x1_0000_0000;
+const HEAP_SIZE: u64 = 0x1000_0000_0000;
+/// Name of the canonical symbol of the next free heap address.
+const HEAP_TOP: &str = "heaptop";
 
 /// The symbolic program state along one path.
 #[derive(Clone)]
@@ -56,8 +64,15 @@ pub struct SymState {
     /// False once the path used an operation that is not an
     /// over-approximation (no TRUE may be concluded).
     pub sound: bool,
-    /// Allocations so far on this path (for fresh heap addresses).
-    pub allocs: u64,
+    /// The next free heap address (`None`: the canonical symbol `heaptop`).
+    pub heap_top: Option<BV>,
+}
+
+impl SymState {
+    /// The canonical symbol of the next free heap address.
+    pub fn heap_top_symbol() -> BV {
+        BV::new_const(HEAP_TOP, 64)
+    }
 }
 
 const WIDTHS: [u32; 5] = [8, 16, 32, 64, 128];
@@ -129,7 +144,7 @@ impl<'p> Encoder<'p> {
             mem,
             exact: true,
             sound: true,
-            allocs: 0,
+            heap_top: None,
         }
     }
 
@@ -160,7 +175,9 @@ impl<'p> Encoder<'p> {
     /// where the symbolic state started) rather than a fresh value.
     pub fn is_canonical_symbol(name: &str) -> bool {
         let digits = |s: &str| !s.is_empty() && s.bytes().all(|b| b.is_ascii_digit());
-        name.strip_prefix('v').is_some_and(digits) || name.strip_prefix("mem").is_some_and(digits)
+        name == HEAP_TOP
+            || name.strip_prefix('v').is_some_and(digits)
+            || name.strip_prefix("mem").is_some_and(digits)
     }
 
     /// Gives the register variable `v` a fresh value (a new activation).
@@ -565,11 +582,23 @@ impl<'p> Encoder<'p> {
     }
 
     /// A fresh result of an allocation function: NULL or a new heap object.
+    /// Objects come from a bump allocator: the object is the heap top, in
+    /// the heap region, and the top moves past it, so objects allocated on
+    /// one path never share an address. Where the top is a canonical symbol
+    /// (the start of a block of the predicate analysis) the new object may
+    /// equal an older pointer's value: an over-approximation.
     pub fn allocate(&self, st: &mut SymState) -> (BV, Bool) {
-        st.allocs += 1;
+        let obj = st
+            .heap_top
+            .clone()
+            .unwrap_or_else(SymState::heap_top_symbol);
+        st.heap_top = Some(obj.bvadd(self.c64(HEAP_STRIDE)));
         let v = self.fresh(64);
-        let obj = self.c64(HEAP_REGION + st.allocs * HEAP_STRIDE);
-        let c = Bool::or(&[&v.eq(self.c64(0)), &v.eq(&obj)]);
+        let in_heap = Bool::and(&[
+            &obj.bvuge(self.c64(HEAP_REGION)),
+            &obj.bvult(self.c64(HEAP_REGION + HEAP_SIZE)),
+        ]);
+        let c = Bool::and(&[&in_heap, &Bool::or(&[&v.eq(self.c64(0)), &v.eq(&obj)])]);
         (v, c)
     }
 }

@@ -223,11 +223,19 @@ pub fn merge(ga: &Bool, a: &SymState, b: &SymState) -> SymState {
             }
         })
         .collect();
+    let heap_top = match (&a.heap_top, &b.heap_top) {
+        (None, None) => None,
+        (x, y) => {
+            let top = SymState::heap_top_symbol;
+            let (x, y) = (x.clone().unwrap_or_else(top), y.clone().unwrap_or_else(top));
+            Some(if x == y { x } else { ga.ite(&x, &y) })
+        }
+    };
     SymState {
         regs,
         mem,
         exact: a.exact && b.exact,
         sound: a.sound && b.sound,
-        allocs: a.allocs.max(b.allocs),
+        heap_top,
     }
 }

@@ -181,6 +181,11 @@ impl<'p> PredicateCpa<'p> {
                 subst.push((Dynamic::from_ast(c), Dynamic::from_ast(t)));
             }
         }
+        if let Some(t) = &s.sym.heap_top {
+            let c = SymState::heap_top_symbol();
+            changed.insert(c.decl().name());
+            subst.push((Dynamic::from_ast(&c), Dynamic::from_ast(t)));
+        }
         let constrained: hashbrown::HashSet<String> = if s.guard.as_bool() == Some(true) {
             Default::default()
         } else {
