@@ -179,6 +179,28 @@ fn events<'a>(program: &'a Program, edge: &'a Edge, kind: StepKind) -> Vec<Ev<'a
     out
 }
 
+/// Whether pattern `p` matches some event of CFA edge `edge` when the
+/// analysis steps it in any way (relevance ignores assumes and states).
+/// Program exit is not an edge event here: every program ends, so an exit
+/// pattern alone never makes a transition match syntactically.
+pub(super) fn matches_edge(p: &Pattern, program: &Program, edge: &Edge) -> bool {
+    let caller = program
+        .locations
+        .get(edge.from.0 as usize)
+        .map(|l| program.func(l.func).name.as_str())
+        .unwrap_or("");
+    let mut evs = events(program, edge, StepKind::Edge);
+    if let EdgeOp::Call { callee, .. } = &edge.op {
+        let f = program.func(*callee);
+        if f.body.is_some() {
+            evs.push(Ev::Entry(&f.name));
+            evs.push(Ev::Return(&f.name));
+        }
+    }
+    evs.retain(|e| !matches!(e, Ev::Exit));
+    evs.iter().any(|ev| match_pattern(p, ev, caller).is_some())
+}
+
 /// LDV's lock class of a lock argument (see [`KeyKind::LockClass`]).
 fn lock_class(program: &Program, e: &Expr) -> String {
     let mut e = e;
