@@ -18,6 +18,9 @@ use crate::cfa::{EdgeOp, Program};
 /// blocks are looked up by callee name, so the cost is linear in the
 /// program. Program exit matches every program and is not counted: an
 /// at-exit check becomes relevant through the transitions that lead to it.
+/// Transitions leaving a control state that no matching transition (nor
+/// program exit) leads to from the initial state are not counted either:
+/// the automaton can never be there, whatever the data.
 pub fn automaton_relevance(program: &Program, a: &SpecAutomaton) -> PropertySet {
     let tprops = a.transition_properties();
     let mut by_name: HashMap<&str, Vec<usize>> = HashMap::new();
@@ -47,9 +50,34 @@ pub fn automaton_relevance(program: &Program, a: &SpecAutomaton) -> PropertySet 
             }
         }
     }
+    // Only states the automaton can reach through matching transitions (or
+    // program exit, which every program has) count: a transition out of a
+    // state no matching edge leads to cannot fire.
+    let exit_block: Vec<bool> = a
+        .blocks
+        .iter()
+        .map(|b| b.patterns.iter().any(|p| p.kind == PatKind::ProgramExit))
+        .collect();
+    let mut reach = vec![false; a.states.len()];
+    reach[a.initial as usize] = true;
+    let mut work = vec![a.initial];
+    while let Some(q) = work.pop() {
+        for &bi in &a.states[q as usize].blocks {
+            if !(matched[bi] || exit_block[bi]) {
+                continue;
+            }
+            for &t in &a.blocks[bi].transitions {
+                let to = a.transitions[t].to as usize;
+                if !reach[to] {
+                    reach[to] = true;
+                    work.push(to as u32);
+                }
+            }
+        }
+    }
     let mut out = PropertySet::new();
     for (bi, b) in a.blocks.iter().enumerate() {
-        if matched[bi] {
+        if matched[bi] && reach[b.from as usize] {
             for &t in &b.transitions {
                 for p in tprops[t].iter() {
                     out.insert(p);
