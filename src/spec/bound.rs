@@ -721,3 +721,127 @@ impl Inst<'_> {
         mk(self.convert(a, t), self.convert(b, t), t)
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::frontend::{parse_source, FrontendOptions};
+    use crate::spec::automaton::from_text;
+
+    const RULE: &str = r#"
+rule "t" "test";
+var n: unsigned long = 3;
+set held by lock_class;
+initial I;
+error E "bad";
+state I {
+  on $1 = kmalloc($2, $3) unless in (wrapper) {
+    assume (int)$3 != 32 && n > 1 -> E;
+    else do n = n + $2 -> I;
+  }
+  on lock($1) do held[$1] = 1 -> I;
+  on entry helper -> J;
+  on exit {
+    assume !empty(held) -> E;
+    else -> I;
+  }
+}
+state J { on return helper -> I; }
+"#;
+
+    const SRC: &str = r#"
+struct dev { int lock; };
+void *kmalloc(unsigned long size, unsigned int flags);
+void lock(int *l);
+void *p;
+void *wrapper(unsigned long s) { return kmalloc(s, 208); }
+int helper(void) { return 0; }
+int main(void) {
+  struct dev *d = (struct dev *)0;
+  int x;
+  p = kmalloc(10, 208);
+  lock(&d->lock);
+  lock(&x);
+  helper();
+  return 0;
+}
+"#;
+
+    fn setup() -> (Program, BoundAutomaton) {
+        let a = match from_text("t.spec", RULE) {
+            Ok(a) => a,
+            Err(e) => panic!("{e}"),
+        };
+        let mut p = parse_source("t.c", SRC, &FrontendOptions::default()).unwrap();
+        let b = a.bind(&mut p);
+        (p, b)
+    }
+
+    fn edge<'a>(p: &'a Program, text: &str, func: &str) -> &'a Edge {
+        let f = p.func_by_name(func).unwrap();
+        p.edges
+            .iter()
+            .find(|e| p.loc(e.from).func == f && print::op_to_string(p, &e.op) == text)
+            .unwrap_or_else(|| panic!("no edge `{text}` in {func}"))
+    }
+
+    #[test]
+    fn binding_creates_spec_variables_and_their_initialisation() {
+        let (p, b) = setup();
+        assert_eq!(b.vars.len(), 1);
+        assert_eq!(p.var(b.vars[0]).scope, crate::ir::Scope::Spec);
+        // Lock classes: `&d->lock` is lock_of_dev, `&x` is x.
+        let mut keys: Vec<&String> = b.set_elems[0].keys().collect();
+        keys.sort();
+        assert_eq!(keys, ["lock_of_dev", "x"]);
+        assert_eq!(b.init.len(), 3);
+        assert_eq!(print::op_to_string(&p, &b.init[0]), "t::n = 3U;");
+    }
+
+    #[test]
+    fn moves_carry_typed_instantiated_operations() {
+        let (p, b) = setup();
+        let e = edge(&p, "p = kmalloc(10U, 208U);", "main");
+        let m = b.step(&p, 0, e, StepKind::Edge);
+        assert_eq!(m.len(), 2);
+        assert_eq!(m[0].error, Some(0));
+        let a = &m[0].assumes[0];
+        assert_eq!(print::expr_to_string(&p, a), "208 != 32 && t::n > 1U");
+        // `n > 1` compares in unsigned long: the literal is converted.
+        let ExprKind::Binary(_, _, r) = &a.kind else { panic!() };
+        let ExprKind::Binary(_, l, one) = &r.kind else { panic!() };
+        assert_eq!(one.ty, l.ty);
+        assert_eq!(m[1].error, None);
+        let (lhs, rhs) = &m[1].assigns[0];
+        assert_eq!(lhs.ty, rhs.ty, "assignment converted to the variable's type");
+        assert_eq!(print::expr_to_string(&p, rhs), "t::n + 10U");
+    }
+
+    #[test]
+    fn unmatched_edges_stutter_and_exclusions_apply() {
+        let (p, b) = setup();
+        // Inside `wrapper` the kmalloc pattern is excluded.
+        let e = edge(&p, "__tmp = kmalloc(s, 208U);", "wrapper");
+        let m = b.step(&p, 0, e, StepKind::Edge);
+        assert_eq!(m, vec![Move { to: 0, assumes: vec![], assigns: vec![], error: None }]);
+    }
+
+    #[test]
+    fn entry_return_and_program_exit() {
+        let (p, b) = setup();
+        let call = edge(&p, "helper();", "main");
+        let j = b.automaton.states.iter().position(|s| s.name == "J").unwrap() as StateIdx;
+        assert_eq!(b.step(&p, 0, call, StepKind::Enter)[0].to, j);
+        assert_eq!(b.step(&p, 0, call, StepKind::Edge)[0].to, 0, "not entered: no entry event");
+        assert_eq!(b.step(&p, j, call, StepKind::Return)[0].to, 0);
+        let m = b.step(&p, 0, call, StepKind::ProgramExit);
+        assert_eq!(m.len(), 2, "the at-exit check and its else");
+        assert_eq!(
+            print::expr_to_string(&p, &m[0].assumes[0]),
+            "!(t::held[lock_of_dev] == 0 && t::held[x] == 0)"
+        );
+        let l = edge(&p, "lock(&x);", "main");
+        let m = b.step(&p, 0, l, StepKind::Edge);
+        assert_eq!(print::expr_to_string(&p, &m[0].assigns[0].0), "t::held[x]");
+    }
+}
