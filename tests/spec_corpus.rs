@@ -29,13 +29,19 @@ fn rules_bind_step_and_are_relevant_where_ldv_finds_violations() {
     let header = ["08_1a", "32_1", "32_7a", "39_7a", "43_1a", "68_1"];
     let rules = library::bundled().unwrap();
     for rev in SAMPLE {
-        let row = rows.iter().find(|r| r[0] == *rev).unwrap_or_else(|| panic!("{rev} not in multi.tsv"));
+        let row = rows
+            .iter()
+            .find(|r| r[0] == *rev)
+            .unwrap_or_else(|| panic!("{rev} not in multi.tsv"));
         let mut p = parse_file(&dir.join(&row[1]), &FrontendOptions::default()).unwrap();
         for (i, rule) in header.iter().enumerate() {
             let a = rules.iter().find(|a| a.properties[0].id == *rule).unwrap();
             let relevant = relevance::automaton_relevance(&p, a).contains(PropertyId(0));
             if row[2 + i] == "false" {
-                assert!(relevant, "{rev}: LDV finds {rule} violated, but it is irrelevant");
+                assert!(
+                    relevant,
+                    "{rev}: LDV finds {rule} violated, but it is irrelevant"
+                );
             }
         }
         for a in &rules {
@@ -51,8 +57,15 @@ fn rules_bind_step_and_are_relevant_where_ldv_finds_violations() {
                     for q in 0..a.states.len() as u32 {
                         for m in b.step(&p, q, e, k) {
                             for (l, _) in &m.assigns {
-                                let ExprKind::Var(v) = l.kind else { panic!("non-variable lvalue") };
-                                assert_eq!(p.var(v).scope, Scope::Spec, "{}: weaves into program state", a.name);
+                                let ExprKind::Var(v) = l.kind else {
+                                    panic!("non-variable lvalue")
+                                };
+                                assert_eq!(
+                                    p.var(v).scope,
+                                    Scope::Spec,
+                                    "{}: weaves into program state",
+                                    a.name
+                                );
                             }
                         }
                     }

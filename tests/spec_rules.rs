@@ -82,37 +82,39 @@ fn errors_reached(p: &Program, b: &BoundAutomaton, f: &str) -> Vec<String> {
         }
     }
     let mut out = Vec::new();
-    let mut work: Vec<(LocId, Env, StateIdx, u32)> = vec![(body.entry, env, b.automaton.initial, 0)];
+    let mut work: Vec<(LocId, Env, StateIdx, u32)> =
+        vec![(body.entry, env, b.automaton.initial, 0)];
     while let Some((loc, env, q, depth)) = work.pop() {
         if depth > 200 {
             continue;
         }
         let states = &b.automaton.states;
-        let mut advance = |moves: Vec<mpv::spec::bound::Move>, env: &Env, next: LocId, work: &mut Vec<_>| {
-            for m in moves {
-                if m.assumes.iter().any(|a| eval(p, env, a) == Some(0)) {
-                    continue;
-                }
-                match &states[m.to as usize].kind {
-                    StateKind::Error { .. } => {
-                        out.push(states[m.to as usize].name.clone());
+        let mut advance =
+            |moves: Vec<mpv::spec::bound::Move>, env: &Env, next: LocId, work: &mut Vec<_>| {
+                for m in moves {
+                    if m.assumes.iter().any(|a| eval(p, env, a) == Some(0)) {
                         continue;
                     }
-                    StateKind::Stop => continue,
-                    StateKind::Normal => {}
-                }
-                let mut e2 = env.clone();
-                for (l, r) in &m.assigns {
-                    if let ExprKind::Var(v) = l.kind {
-                        match eval(p, env, r) {
-                            Some(x) => e2.insert(v, x),
-                            None => e2.remove(&v),
-                        };
+                    match &states[m.to as usize].kind {
+                        StateKind::Error { .. } => {
+                            out.push(states[m.to as usize].name.clone());
+                            continue;
+                        }
+                        StateKind::Stop => continue,
+                        StateKind::Normal => {}
                     }
+                    let mut e2 = env.clone();
+                    for (l, r) in &m.assigns {
+                        if let ExprKind::Var(v) = l.kind {
+                            match eval(p, env, r) {
+                                Some(x) => e2.insert(v, x),
+                                None => e2.remove(&v),
+                            };
+                        }
+                    }
+                    work.push((next, e2, m.to, depth + 1));
                 }
-                work.push((next, e2, m.to, depth + 1));
-            }
-        };
+            };
         if loc == body.exit {
             let e = p.edge(p.incoming(loc)[0]);
             let moves = b.step(p, q, e, StepKind::ProgramExit);
@@ -146,7 +148,14 @@ fn errors_reached(p: &Program, b: &BoundAutomaton, f: &str) -> Vec<String> {
                     };
                     for v in values {
                         let mut env = env.clone();
-                        if let (Some(v), Some(Expr { kind: ExprKind::Var(x), .. })) = (v, lhs) {
+                        if let (
+                            Some(v),
+                            Some(Expr {
+                                kind: ExprKind::Var(x),
+                                ..
+                            }),
+                        ) = (v, lhs)
+                        {
                             env.insert(*x, v);
                         }
                         let moves = b.step(p, q, e, StepKind::Edge);
@@ -165,8 +174,12 @@ fn errors_reached(p: &Program, b: &BoundAutomaton, f: &str) -> Vec<String> {
 fn rule_program(rule: &str) -> Program {
     let path = Path::new(env!("CARGO_MANIFEST_DIR")).join(format!("tests/programs/rules/{rule}.c"));
     let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
-    parse_source(&path.display().to_string(), &text, &FrontendOptions::default())
-        .unwrap_or_else(|e| panic!("{e}"))
+    parse_source(
+        &path.display().to_string(),
+        &text,
+        &FrontendOptions::default(),
+    )
+    .unwrap_or_else(|e| panic!("{e}"))
 }
 
 fn check_rule(a: &SpecAutomaton) {
@@ -178,13 +191,19 @@ fn check_rule(a: &SpecAutomaton) {
     );
     let b = a.bind(&mut p);
     for s in &a.states {
-        let StateKind::Error { .. } = s.kind else { continue };
+        let StateKind::Error { .. } = s.kind else {
+            continue;
+        };
         let bad = format!("bad_{}", s.name);
         let safe = format!("safe_{}", s.name);
         assert!(p.func_by_name(&bad).is_some(), "{id}: no function {bad}");
         assert!(p.func_by_name(&safe).is_some(), "{id}: no function {safe}");
         let got = errors_reached(&p, &b, &bad);
-        assert!(got.contains(&s.name), "{id}: {bad} reaches {got:?}, not {}", s.name);
+        assert!(
+            got.contains(&s.name),
+            "{id}: {bad} reaches {got:?}, not {}",
+            s.name
+        );
         let got = errors_reached(&p, &b, &safe);
         assert!(got.is_empty(), "{id}: {safe} reaches {got:?}");
     }
@@ -204,5 +223,10 @@ fn every_rule_has_violating_and_safe_programs_per_error() {
             failures.push(msg);
         }
     }
-    assert!(failures.is_empty(), "{} rules fail:\n{}", failures.len(), failures.join("\n"));
+    assert!(
+        failures.is_empty(),
+        "{} rules fail:\n{}",
+        failures.len(),
+        failures.join("\n")
+    );
 }

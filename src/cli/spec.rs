@@ -94,7 +94,10 @@ fn load(paths: &[PathBuf], a: &PropertyArgs) -> Result<Loaded> {
 fn print_automaton(a: &SpecAutomaton) {
     let apis = a.api_functions();
     for (i, p) in a.properties.iter().enumerate() {
-        println!("{:<8} {}  ({}, automaton {})", p.id, p.description, a.origin, a.name);
+        println!(
+            "{:<8} {}  ({}, automaton {})",
+            p.id, p.description, a.origin, a.name
+        );
         for s in &a.states {
             if let StateKind::Error { property, message } = &s.kind {
                 if *property == i {
@@ -132,9 +135,12 @@ pub fn run(cmd: SpecCommand) -> Result<ExitCode> {
             let l = load(&[], &props)?;
             let several = files.len() > 1;
             for file in &files {
-                let program = parse_file(file, &FrontendOptions {
-                    entry: entry.clone(),
-                })?;
+                let program = parse_file(
+                    file,
+                    &FrontendOptions {
+                        entry: entry.clone(),
+                    },
+                )?;
                 let prefix = if several {
                     format!("{}\t", file.display())
                 } else {

@@ -31,7 +31,10 @@ pub struct SpecProperty {
 pub enum StateKind {
     Normal,
     /// Accepting: property `property` (index into `properties`) is violated.
-    Error { property: usize, message: String },
+    Error {
+        property: usize,
+        message: String,
+    },
     /// The path ends here (CPAchecker's `STOP`; functions that do not return).
     Stop,
 }
@@ -273,7 +276,11 @@ impl Names<'_> {
 pub fn compile(file: &str, f: &dsl::File, opts: CompileOptions) -> Result<SpecAutomaton> {
     let top = Pos { line: 1, column: 1 };
     if f.rules.is_empty() {
-        return Err(err(file, top, "no `rule \"ID\" \"description\";`: an automaton needs at least one property"));
+        return Err(err(
+            file,
+            top,
+            "no `rule \"ID\" \"description\";`: an automaton needs at least one property",
+        ));
     }
     let mut properties = Vec::new();
     for r in &f.rules {
@@ -295,20 +302,35 @@ pub fn compile(file: &str, f: &dsl::File, opts: CompileOptions) -> Result<SpecAu
     };
     for (i, v) in f.vars.iter().enumerate() {
         if names.vars.insert(&v.name, i).is_some() {
-            return Err(err(file, v.pos, format!("variable `{}` declared twice", v.name)));
+            return Err(err(
+                file,
+                v.pos,
+                format!("variable `{}` declared twice", v.name),
+            ));
         }
     }
     for (i, s) in f.sets.iter().enumerate() {
         if names.sets.insert(&s.name, i).is_some() || names.vars.contains_key(s.name.as_str()) {
-            return Err(err(file, s.pos, format!("name `{}` declared twice", s.name)));
+            return Err(err(
+                file,
+                s.pos,
+                format!("name `{}` declared twice", s.name),
+            ));
         }
     }
     // States: declared states, then error states, then the stop sink.
     let mut states: Vec<State> = Vec::new();
     let mut index: HashMap<String, StateIdx> = HashMap::new();
     for s in &f.states {
-        if index.insert(s.name.clone(), states.len() as StateIdx).is_some() {
-            return Err(err(file, s.pos, format!("state `{}` declared twice", s.name)));
+        if index
+            .insert(s.name.clone(), states.len() as StateIdx)
+            .is_some()
+        {
+            return Err(err(
+                file,
+                s.pos,
+                format!("state `{}` declared twice", s.name),
+            ));
         }
         states.push(State {
             name: s.name.clone(),
@@ -319,15 +341,27 @@ pub fn compile(file: &str, f: &dsl::File, opts: CompileOptions) -> Result<SpecAu
     }
     for e in &f.errors {
         if index.contains_key(&e.state) {
-            return Err(err(file, e.pos, format!("`{}` is already a state: error states have no transitions", e.state)));
+            return Err(err(
+                file,
+                e.pos,
+                format!(
+                    "`{}` is already a state: error states have no transitions",
+                    e.state
+                ),
+            ));
         }
         let property = match &e.rule {
-            Some(r) => properties.iter().position(|p| &p.id == r).ok_or_else(|| {
-                err(file, e.pos, format!("unknown rule `{r}`"))
-            })?,
+            Some(r) => properties
+                .iter()
+                .position(|p| &p.id == r)
+                .ok_or_else(|| err(file, e.pos, format!("unknown rule `{r}`")))?,
             None if properties.len() == 1 => 0,
             None => {
-                return Err(err(file, e.pos, "several rules: name the rule of this error state with `of \"ID\"`"))
+                return Err(err(
+                    file,
+                    e.pos,
+                    "several rules: name the rule of this error state with `of \"ID\"`",
+                ))
             }
         };
         index.insert(e.state.clone(), states.len() as StateIdx);
@@ -349,14 +383,27 @@ pub fn compile(file: &str, f: &dsl::File, opts: CompileOptions) -> Result<SpecAu
         blocks: Vec::new(),
     });
     for (pi, p) in properties.iter().enumerate() {
-        if !states.iter().any(|s| matches!(s.kind, StateKind::Error { property, .. } if property == pi)) {
-            return Err(err(file, f.rules[pi].pos, format!("rule `{}` has no error state", p.id)));
+        if !states
+            .iter()
+            .any(|s| matches!(s.kind, StateKind::Error { property, .. } if property == pi))
+        {
+            return Err(err(
+                file,
+                f.rules[pi].pos,
+                format!("rule `{}` has no error state", p.id),
+            ));
         }
     }
     let initial = match &f.initial {
         Some((n, p)) => match index.get(n) {
             Some(&i) if matches!(states[i as usize].kind, StateKind::Normal) => i,
-            Some(_) => return Err(err(file, *p, "the initial state must not be an error state")),
+            Some(_) => {
+                return Err(err(
+                    file,
+                    *p,
+                    "the initial state must not be an error state",
+                ))
+            }
             None => return Err(err(file, *p, format!("unknown state `{n}`"))),
         },
         None => return Err(err(file, top, "no `initial STATE;` declaration")),
@@ -388,7 +435,11 @@ pub fn compile(file: &str, f: &dsl::File, opts: CompileOptions) -> Result<SpecAu
                     }
                     CaseCond::Else => {
                         if ci + 1 != n_cases {
-                            return Err(err(file, c.pos, "`else` must be the last case of its block"));
+                            return Err(err(
+                                file,
+                                c.pos,
+                                "`else` must be the last case of its block",
+                            ));
                         }
                         has_total = true;
                         let any = conds.iter().cloned().reduce(|a, b| {
@@ -406,9 +457,9 @@ pub fn compile(file: &str, f: &dsl::File, opts: CompileOptions) -> Result<SpecAu
                 }
                 let to = match &c.target {
                     dsl::Target::Stop => stop,
-                    dsl::Target::State(n) => *index.get(n).ok_or_else(|| {
-                        err(file, c.target_pos, format!("unknown state `{n}`"))
-                    })?,
+                    dsl::Target::State(n) => *index
+                        .get(n)
+                        .ok_or_else(|| err(file, c.target_pos, format!("unknown state `{n}`")))?,
                 };
                 ts.push(transitions.len());
                 transitions.push(Transition {
@@ -479,7 +530,8 @@ pub fn from_text(file: &str, text: &str) -> Result<SpecAutomaton> {
 mod tests {
     use super::*;
 
-    const HEAD: &str = "rule \"r\" \"d\";\nvar n: int = 0;\nset s by text;\ninitial I;\nerror E \"bad\";\n";
+    const HEAD: &str =
+        "rule \"r\" \"d\";\nvar n: int = 0;\nset s by text;\ninitial I;\nerror E \"bad\";\n";
 
     fn compile_err(body: &str) -> String {
         from_text("t.spec", &format!("{HEAD}{body}"))
@@ -505,18 +557,31 @@ mod tests {
     #[test]
     fn soundness_rules_are_checked() {
         let e = compile_err("state I { on f($1) assume $1 == 0 -> E; }");
-        assert!(e.starts_with("t.spec:6:11:") && e.contains("cover `true`"), "{e}");
+        assert!(
+            e.starts_with("t.spec:6:11:") && e.contains("cover `true`"),
+            "{e}"
+        );
         let e = compile_err("state I { on f($1) do $1 = 0 -> I; }");
         assert!(e.contains("only write automaton variables"), "{e}");
         // Complementary assumes need no `else`.
-        assert!(from_text("t.spec", &format!("{HEAD}state I {{ on $1 = f() {{ assume $1 -> E; assume !$1 -> I; }} }}")).is_ok());
+        assert!(from_text(
+            "t.spec",
+            &format!("{HEAD}state I {{ on $1 = f() {{ assume $1 -> E; assume !$1 -> I; }} }}")
+        )
+        .is_ok());
     }
 
     #[test]
     fn names_are_resolved() {
         assert!(compile_err("state I { on f($1) -> J; }").contains("unknown state `J`"));
-        assert!(compile_err("state I { on f($1) do m = 1 -> I; }").contains("unknown automaton variable"));
-        assert!(compile_err("state I { on f($1), g() { assume $1 -> E; else -> I; } }").contains("not bound by every pattern"));
-        assert!(compile_err("state I { on f() { else -> I; assume n -> E; } }").contains("last case"));
+        assert!(compile_err("state I { on f($1) do m = 1 -> I; }")
+            .contains("unknown automaton variable"));
+        assert!(
+            compile_err("state I { on f($1), g() { assume $1 -> E; else -> I; } }")
+                .contains("not bound by every pattern")
+        );
+        assert!(
+            compile_err("state I { on f() { else -> I; assume n -> E; } }").contains("last case")
+        );
     }
 }

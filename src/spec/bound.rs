@@ -110,7 +110,14 @@ fn match_pattern(p: &Pattern, ev: &Ev, caller: &str) -> Option<Bindings> {
     }
     let mut b = Bindings::new();
     let ok = match (&p.kind, ev) {
-        (PatKind::Call { lhs, func, args }, Ev::Call { name, lhs: l, args: a }) => {
+        (
+            PatKind::Call { lhs, func, args },
+            Ev::Call {
+                name,
+                lhs: l,
+                args: a,
+            },
+        ) => {
             if func != name {
                 return None;
             }
@@ -430,10 +437,8 @@ impl SpecAutomaton {
                 }
             }
             for (s, k) in new_keys {
-                let id = program.add_spec_var(
-                    format!("{}::{}[{}]", self.name, self.sets[s].name, k),
-                    int,
-                );
+                let id = program
+                    .add_spec_var(format!("{}::{}[{}]", self.name, self.sets[s].name, k), int);
                 set_elems[s].insert(k, id);
                 set_order[s].push(id);
                 init.push(EdgeOp::Assign {
@@ -592,7 +597,11 @@ impl Inst<'_> {
                 b
             }
         } else {
-            let (u, s, ku, ks) = if ka.signed() { (b, a, kb, ka) } else { (a, b, ka, kb) };
+            let (u, s, ku, ks) = if ka.signed() {
+                (b, a, kb, ka)
+            } else {
+                (a, b, ka, kb)
+            };
             if ku.bits() >= ks.bits() {
                 u
             } else {
@@ -646,7 +655,10 @@ impl Inst<'_> {
                         )
                     })
                     .reduce(|a, b| {
-                        Expr::new(ExprKind::Binary(BinaryOp::LogAnd, Box::new(a), Box::new(b)), int)
+                        Expr::new(
+                            ExprKind::Binary(BinaryOp::LogAnd, Box::new(a), Box::new(b)),
+                            int,
+                        )
                     })
                     .unwrap_or_else(|| Expr::int(1, int))
             }
@@ -808,12 +820,19 @@ int main(void) {
         let a = &m[0].assumes[0];
         assert_eq!(print::expr_to_string(&p, a), "208 != 32 && t::n > 1U");
         // `n > 1` compares in unsigned long: the literal is converted.
-        let ExprKind::Binary(_, _, r) = &a.kind else { panic!() };
-        let ExprKind::Binary(_, l, one) = &r.kind else { panic!() };
+        let ExprKind::Binary(_, _, r) = &a.kind else {
+            panic!()
+        };
+        let ExprKind::Binary(_, l, one) = &r.kind else {
+            panic!()
+        };
         assert_eq!(one.ty, l.ty);
         assert_eq!(m[1].error, None);
         let (lhs, rhs) = &m[1].assigns[0];
-        assert_eq!(lhs.ty, rhs.ty, "assignment converted to the variable's type");
+        assert_eq!(
+            lhs.ty, rhs.ty,
+            "assignment converted to the variable's type"
+        );
         assert_eq!(print::expr_to_string(&p, rhs), "t::n + 10U");
     }
 
@@ -823,16 +842,33 @@ int main(void) {
         // Inside `wrapper` the kmalloc pattern is excluded.
         let e = edge(&p, "__tmp = kmalloc(s, 208U);", "wrapper");
         let m = b.step(&p, 0, e, StepKind::Edge);
-        assert_eq!(m, vec![Move { to: 0, assumes: vec![], assigns: vec![], error: None }]);
+        assert_eq!(
+            m,
+            vec![Move {
+                to: 0,
+                assumes: vec![],
+                assigns: vec![],
+                error: None
+            }]
+        );
     }
 
     #[test]
     fn entry_return_and_program_exit() {
         let (p, b) = setup();
         let call = edge(&p, "helper();", "main");
-        let j = b.automaton.states.iter().position(|s| s.name == "J").unwrap() as StateIdx;
+        let j = b
+            .automaton
+            .states
+            .iter()
+            .position(|s| s.name == "J")
+            .unwrap() as StateIdx;
         assert_eq!(b.step(&p, 0, call, StepKind::Enter)[0].to, j);
-        assert_eq!(b.step(&p, 0, call, StepKind::Edge)[0].to, 0, "not entered: no entry event");
+        assert_eq!(
+            b.step(&p, 0, call, StepKind::Edge)[0].to,
+            0,
+            "not entered: no entry event"
+        );
         assert_eq!(b.step(&p, j, call, StepKind::Return)[0].to, 0);
         let m = b.step(&p, 0, call, StepKind::ProgramExit);
         assert_eq!(m.len(), 2, "the at-exit check and its else");

@@ -63,10 +63,9 @@ fn to_prop(e: &SExpr, atoms: &mut HashMap<SExpr, usize>) -> Prop {
     match e {
         SExpr::Int(v) => Prop::Const(*v != 0),
         SExpr::Unary(UnaryOp::LogNot, a) => Prop::Not(Box::new(to_prop(a, atoms))),
-        SExpr::Binary(B::LogAnd, a, b) => Prop::And(
-            Box::new(to_prop(a, atoms)),
-            Box::new(to_prop(b, atoms)),
-        ),
+        SExpr::Binary(B::LogAnd, a, b) => {
+            Prop::And(Box::new(to_prop(a, atoms)), Box::new(to_prop(b, atoms)))
+        }
         SExpr::Binary(B::LogOr, a, b) => {
             Prop::Or(Box::new(to_prop(a, atoms)), Box::new(to_prop(b, atoms)))
         }
@@ -76,10 +75,7 @@ fn to_prop(e: &SExpr, atoms: &mut HashMap<SExpr, usize>) -> Prop {
         SExpr::Binary(B::Lt, a, b) => atom(cmp(B::Gt, b, a), atoms),
         SExpr::Binary(B::Le, a, b) => Prop::Not(Box::new(atom(cmp(B::Gt, a, b), atoms))),
         SExpr::Binary(B::Ge, a, b) => Prop::Not(Box::new(atom(cmp(B::Gt, b, a), atoms))),
-        other => Prop::Not(Box::new(atom(
-            cmp(B::Eq, other, &SExpr::Int(0)),
-            atoms,
-        ))),
+        other => Prop::Not(Box::new(atom(cmp(B::Eq, other, &SExpr::Int(0)), atoms))),
     }
 }
 

@@ -45,7 +45,12 @@ pub fn automaton_relevance(program: &Program, a: &SpecAutomaton) -> PropertySet 
             }
         }
         for bi in cands {
-            if !matched[bi] && a.blocks[bi].patterns.iter().any(|p| matches_edge(p, program, e)) {
+            if !matched[bi]
+                && a.blocks[bi]
+                    .patterns
+                    .iter()
+                    .any(|p| matches_edge(p, program, e))
+            {
                 matched[bi] = true;
             }
         }

@@ -50,7 +50,10 @@ pub fn parse(name: &str, text: &str) -> Result<Vec<SpecAutomaton>> {
     if out.is_empty() {
         return Err(spec_error(
             name,
-            (Pos { line: 1, column: 1 }, "no automaton in this file".into()),
+            (
+                Pos { line: 1, column: 1 },
+                "no automaton in this file".into(),
+            ),
         ));
     }
     Ok(out)
@@ -118,7 +121,10 @@ fn automaton(p: &mut Parser, file: &str) -> std::result::Result<File, PErr> {
                     pos,
                 });
             } else {
-                return Err((pos, format!("unsupported LOCAL type `{ty}` (int, set<string>)")));
+                return Err((
+                    pos,
+                    format!("unsupported LOCAL type `{ty}` (int, set<string>)"),
+                ));
             }
             p.expect_punct(";")?;
         } else if p.eat_kw("INITIAL") {
@@ -173,7 +179,9 @@ fn fix_bools(e: Ex) -> Ex {
         Ex::Name(n, p) if n == "true" => Ex::Int(1, p),
         Ex::Name(n, p) if n == "false" => Ex::Int(0, p),
         Ex::Unary(o, a, p) => Ex::Unary(o, Box::new(fix_bools(*a)), p),
-        Ex::Binary(o, a, b, p) => Ex::Binary(o, Box::new(fix_bools(*a)), Box::new(fix_bools(*b)), p),
+        Ex::Binary(o, a, b, p) => {
+            Ex::Binary(o, Box::new(fix_bools(*a)), Box::new(fix_bools(*b)), p)
+        }
         Ex::Cast(t, a, p) => Ex::Cast(t, Box::new(fix_bools(*a)), p),
         e => e,
     }
@@ -340,7 +348,13 @@ END AUTOMATON"#,
         // The third transition's assume sees `n - 1` for `n`.
         let t = &a.transitions[2];
         assert!(format!("{:?}", t.assumes[0]).contains("Sub"));
-        assert_eq!(a.states.iter().filter(|s| matches!(s.kind, super::super::automaton::StateKind::Error { .. })).count(), 1);
+        assert_eq!(
+            a.states
+                .iter()
+                .filter(|s| matches!(s.kind, super::super::automaton::StateKind::Error { .. }))
+                .count(),
+            1
+        );
     }
 
     #[test]

@@ -140,7 +140,10 @@ impl Parser {
                 self.bump();
                 Ok(s)
             }
-            _ => self.err(format!("expected {what} (a string), found {}", self.describe())),
+            _ => self.err(format!(
+                "expected {what} (a string), found {}",
+                self.describe()
+            )),
         }
     }
 
@@ -251,9 +254,7 @@ impl Parser {
                     }
                     self.expect_punct(";")?;
                 }
-                _ => {
-                    return self.err(format!("expected a declaration, found {}", self.describe()))
-                }
+                _ => return self.err(format!("expected a declaration, found {}", self.describe())),
             }
         }
         Ok(f)
@@ -346,7 +347,8 @@ impl Parser {
             }
             _ => LhsPat::Absent,
         };
-        let (func, _) = self.ident("a call pattern `f($1)`, `exit`, `entry f`, `return f` or `label L`")?;
+        let (func, _) =
+            self.ident("a call pattern `f($1)`, `exit`, `entry f`, `return f` or `label L`")?;
         self.expect_punct("(")?;
         let args = if self.is_punct(")") {
             ArgsPat::List(Vec::new())
@@ -583,7 +585,8 @@ impl Parser {
                     };
                     self.expect_punct("]")?;
                     Ok(Ex::Elem(s, n, pos))
-                } else if self.is_punct(".") && matches!(self.peek_at(1), Tok::Ident(e) if e == "empty")
+                } else if self.is_punct(".")
+                    && matches!(self.peek_at(1), Tok::Ident(e) if e == "empty")
                 {
                     self.bump();
                     self.bump();
