@@ -247,6 +247,9 @@ fn transition(p: &mut Parser, messages: &mut Vec<String>) -> std::result::Result
         if p.eat_kw("ASSUME") {
             p.expect_punct("{")?;
             while !p.eat_punct("}") {
+                if assumes.len() >= 256 {
+                    return p.err("more than 256 conditions in one ASSUME");
+                }
                 assumes.push(fix_bools(p.expr()?));
                 if !p.eat_punct(";") && !p.is_punct("}") {
                     return p.err(format!("expected `;` or `}}`, found {}", p.describe()));

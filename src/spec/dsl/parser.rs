@@ -29,11 +29,26 @@ pub fn spec_error(file: &str, (pos, message): PErr) -> Error {
 pub struct Parser {
     toks: Vec<Token>,
     i: usize,
+    /// Current expression nesting, bounded by [`MAX_DEPTH`].
+    depth: u32,
+    /// Binary operators in the current top-level expression, bounded by
+    /// [`MAX_OPERATORS`] (later passes recurse over the expression tree).
+    ops: u32,
 }
+
+const MAX_OPERATORS: u32 = 2000;
+
+/// Deeper expressions are rejected (keeps recursion off the stack limit).
+const MAX_DEPTH: u32 = 200;
 
 impl Parser {
     pub fn new(toks: Vec<Token>) -> Self {
-        Parser { toks, i: 0 }
+        Parser {
+            toks,
+            i: 0,
+            depth: 0,
+            ops: 0,
+        }
     }
 
     pub fn peek(&self) -> &Tok {
@@ -278,6 +293,9 @@ impl Parser {
                     if matches!(self.peek(), Tok::Eof) {
                         return self.err("unclosed `{` of an `on` block");
                     }
+                    if cases.len() >= 256 {
+                        return self.err("more than 256 cases in one `on` block");
+                    }
                     cases.push(self.case()?);
                 }
             } else {
@@ -490,6 +508,9 @@ impl Parser {
     // ----- expressions (C precedence) -----
 
     pub fn expr(&mut self) -> std::result::Result<Ex, PErr> {
+        if self.depth == 0 {
+            self.ops = 0;
+        }
         self.binary(0)
     }
 
@@ -523,6 +544,10 @@ impl Parser {
             for (s, op) in ops.iter() {
                 if self.is_punct(s) {
                     let pos = self.pos();
+                    self.ops += 1;
+                    if self.ops > MAX_OPERATORS {
+                        return self.err("expression too long");
+                    }
                     self.bump();
                     let r = self.binary(level + 1)?;
                     l = Ex::Binary(*op, Box::new(l), Box::new(r), pos);
@@ -534,6 +559,16 @@ impl Parser {
     }
 
     pub fn unary(&mut self) -> std::result::Result<Ex, PErr> {
+        if self.depth >= MAX_DEPTH {
+            return self.err("expression nested too deeply");
+        }
+        self.depth += 1;
+        let r = self.unary_inner();
+        self.depth -= 1;
+        r
+    }
+
+    fn unary_inner(&mut self) -> std::result::Result<Ex, PErr> {
         let pos = self.pos();
         for (s, op) in [
             ("!", UnaryOp::LogNot),
@@ -664,5 +699,22 @@ state Init {
         assert!(e.to_string().starts_with("x.spec:1:8:"), "{e}");
         let e = parse("x.spec", "state S { on f(1) -> S; }").unwrap_err();
         assert!(e.to_string().contains("pattern variables"), "{e}");
+        let deep = format!(
+            "state S {{ on f($1) assume {}$1 -> S; }}",
+            "(".repeat(100_000)
+        );
+        let e = parse("x.spec", &deep).unwrap_err();
+        assert!(e.to_string().contains("nested too deeply"), "{e}");
+        let deep = format!(
+            "state S {{ on f($1) assume {}$1 -> S; }}",
+            "!".repeat(100_000)
+        );
+        assert!(parse("x.spec", &deep).is_err());
+        let long = format!(
+            "state S {{ on f($1) assume $1{} -> S; }}",
+            " + 1".repeat(100_000)
+        );
+        let e = parse("x.spec", &long).unwrap_err();
+        assert!(e.to_string().contains("too long"), "{e}");
     }
 }
