@@ -54,6 +54,10 @@ pub struct Move {
     /// The property (index into the automaton's `properties`) violated when
     /// `to` is an error state.
     pub error: Option<usize>,
+    /// The transition taken (index into the automaton's `transitions`; its
+    /// P(τ) is `transition_properties()[t]`, for precision-adjusted steps);
+    /// `None` for a stutter.
+    pub transition: Option<usize>,
 }
 
 /// The automaton of a program: spec variables, their initialisation, and
@@ -515,6 +519,7 @@ impl BoundAutomaton {
                         .filter_map(|(l, r)| inst.assign(l, r))
                         .collect(),
                     error,
+                    transition: Some(ti),
                 });
             }
             if use_first {
@@ -527,6 +532,7 @@ impl BoundAutomaton {
                 assumes: Vec::new(),
                 assigns: Vec::new(),
                 error: None,
+                transition: None,
             });
         }
         moves
@@ -848,7 +854,8 @@ int main(void) {
                 to: 0,
                 assumes: vec![],
                 assigns: vec![],
-                error: None
+                error: None,
+                transition: None
             }]
         );
     }
