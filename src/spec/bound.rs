@@ -362,7 +362,10 @@ impl SpecAutomaton {
             for p in &b.patterns {
                 let (map, name) = match &p.kind {
                     PatKind::Call { func, .. } => {
-                        by_call.entry(func.as_str()).or_default().push(bi);
+                        let v = by_call.entry(func.as_str()).or_default();
+                        if v.last() != Some(&bi) {
+                            v.push(bi);
+                        }
                         (&mut ix.calls, func)
                     }
                     PatKind::Entry(f) => (&mut ix.entries, f),
@@ -469,8 +472,15 @@ impl BoundAutomaton {
     /// `kind` (see the module doc).
     pub fn step(&self, program: &Program, q: StateIdx, edge: &Edge, kind: StepKind) -> Vec<Move> {
         let mut moves = Vec::new();
+        let stutter = Move {
+            to: q,
+            assumes: Vec::new(),
+            assigns: Vec::new(),
+            error: None,
+            transition: None,
+        };
         let Some(ix) = self.index.get(q as usize) else {
-            return moves;
+            return vec![stutter];
         };
         let evs = events(program, edge, kind);
         let mut cands: Vec<usize> = Vec::new();
@@ -527,13 +537,7 @@ impl BoundAutomaton {
             }
         }
         if moves.is_empty() {
-            moves.push(Move {
-                to: q,
-                assumes: Vec::new(),
-                assigns: Vec::new(),
-                error: None,
-                transition: None,
-            });
+            moves.push(stutter);
         }
         moves
     }
