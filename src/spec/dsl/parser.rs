@@ -444,17 +444,17 @@ impl Parser {
         } else if self.eat_kw("struct") {
             CType::Struct(self.ident("a struct tag")?.0)
         } else {
-            let (mut signed, mut unsigned, mut long, mut short, mut char_, mut int, mut bool_) =
-                (false, false, 0, false, false, false, false);
+            let (mut unsigned, mut long, mut short, mut char_, mut bool_) =
+                (false, 0, false, false, false);
             loop {
                 match self.peek() {
-                    Tok::Ident(s) if s == "signed" => signed = true,
                     Tok::Ident(s) if s == "unsigned" => unsigned = true,
                     Tok::Ident(s) if s == "long" => long += 1,
                     Tok::Ident(s) if s == "short" => short = true,
                     Tok::Ident(s) if s == "char" => char_ = true,
-                    Tok::Ident(s) if s == "int" => int = true,
                     Tok::Ident(s) if s == "_Bool" => bool_ = true,
+                    // `signed` and `int` only confirm the default.
+                    Tok::Ident(s) if s == "signed" || s == "int" => {}
                     _ => break,
                 }
                 self.bump();
@@ -462,13 +462,16 @@ impl Parser {
             if self.i == start {
                 return Ok(None);
             }
-            let _ = (signed, int);
+            let signed_char = char_
+                && self.toks[start..self.i]
+                    .iter()
+                    .any(|t| t.tok == Tok::Ident("signed".into()));
             let k = if bool_ {
                 IntKind::Bool
             } else if char_ {
                 if unsigned {
                     IntKind::UChar
-                } else if signed {
+                } else if signed_char {
                     IntKind::SChar
                 } else {
                     IntKind::Char
