@@ -3,10 +3,21 @@
 //! - [`Property`] / [`PropertyId`] / [`PropertySet`] (the precision of the
 //!   specification analysis is a `PropertySet`);
 //! - [`prp`]: SV-COMP property files, `G ! label(L)` and `G ! call(f())`;
-//! - [`relevance`]: the paper's syntactic relevance of a property for a program.
+//! - [`relevance`]: the paper's syntactic relevance of a property for a program;
+//! - [`dsl`]: the rule language (lexer, parser), [`automaton`]: its checked,
+//!   compiled form, [`bound`]: an automaton bound to a program (spec
+//!   variables, `step` with instantiated operations to weave), [`coverage`]:
+//!   the "assumes cover true" check, [`spc`]: CPAchecker `.spc` import,
+//!   [`library`]: the bundled rules of `properties/` and rule loading.
 
+pub mod automaton;
+pub mod bound;
+pub mod coverage;
+pub mod dsl;
+pub mod library;
 pub mod prp;
 pub mod relevance;
+pub mod spc;
 
 use serde::Serialize;
 

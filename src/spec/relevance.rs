@@ -4,8 +4,94 @@
 //! labelled `L`; for `call:f`, a call edge of `f`. Irrelevant properties hold
 //! trivially: nothing in the program can drive their automaton anywhere.
 
-use super::{Goal, Property};
+use hashbrown::HashMap;
+
+use super::automaton::SpecAutomaton;
+use super::bound::matches_edge;
+use super::dsl::PatKind;
+use super::{Goal, Property, PropertySet};
 use crate::cfa::{EdgeOp, Program};
+
+/// The properties of automaton `a` relevant for `program`: those in P(τ)
+/// of a transition τ whose pattern matches a CFA edge (P(τ) = properties
+/// whose error states the target of τ can reach). One pass over the edges;
+/// blocks are looked up by callee name, so the cost is linear in the
+/// program. Program exit matches every program and is not counted: an
+/// at-exit check becomes relevant through the transitions that lead to it.
+/// Transitions leaving a control state that no matching transition (nor
+/// program exit) leads to from the initial state are not counted either:
+/// the automaton can never be there, whatever the data.
+pub fn automaton_relevance(program: &Program, a: &SpecAutomaton) -> PropertySet {
+    let tprops = a.transition_properties();
+    let mut by_name: HashMap<&str, Vec<usize>> = HashMap::new();
+    let mut labels: Vec<usize> = Vec::new();
+    for (bi, b) in a.blocks.iter().enumerate() {
+        for p in &b.patterns {
+            match &p.kind {
+                PatKind::Call { func, .. } | PatKind::Entry(func) | PatKind::Return(func) => {
+                    by_name.entry(func.as_str()).or_default().push(bi)
+                }
+                PatKind::Label(_) => labels.push(bi),
+                PatKind::ProgramExit => {}
+            }
+        }
+    }
+    let mut matched = vec![false; a.blocks.len()];
+    for e in &program.edges {
+        let mut cands: Vec<usize> = labels.clone();
+        if let EdgeOp::Call { callee, .. } = &e.op {
+            if let Some(v) = by_name.get(program.func(*callee).name.as_str()) {
+                cands.extend(v);
+            }
+        }
+        for bi in cands {
+            if !matched[bi]
+                && a.blocks[bi]
+                    .patterns
+                    .iter()
+                    .any(|p| matches_edge(p, program, e))
+            {
+                matched[bi] = true;
+            }
+        }
+    }
+    // Only states the automaton can reach through matching transitions (or
+    // program exit, which every program has) count: a transition out of a
+    // state no matching edge leads to cannot fire.
+    let exit_block: Vec<bool> = a
+        .blocks
+        .iter()
+        .map(|b| b.patterns.iter().any(|p| p.kind == PatKind::ProgramExit))
+        .collect();
+    let mut reach = vec![false; a.states.len()];
+    reach[a.initial as usize] = true;
+    let mut work = vec![a.initial];
+    while let Some(q) = work.pop() {
+        for &bi in &a.states[q as usize].blocks {
+            if !(matched[bi] || exit_block[bi]) {
+                continue;
+            }
+            for &t in &a.blocks[bi].transitions {
+                let to = a.transitions[t].to as usize;
+                if !reach[to] {
+                    reach[to] = true;
+                    work.push(to as u32);
+                }
+            }
+        }
+    }
+    let mut out = PropertySet::new();
+    for (bi, b) in a.blocks.iter().enumerate() {
+        if matched[bi] && reach[b.from as usize] {
+            for &t in &b.transitions {
+                for p in tprops[t].iter() {
+                    out.insert(p);
+                }
+            }
+        }
+    }
+    out
+}
 
 /// Whether some CFA edge of `program` matches a transition of `property`.
 pub fn is_relevant(program: &Program, property: &Property) -> bool {
