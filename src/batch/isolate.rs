@@ -34,7 +34,10 @@ pub enum Ending {
     /// The watchdog killed it at the wall-clock limit.
     WallKilled,
     /// It never ran (fork or exec failed, e.g. exec beyond `RLIMIT_AS`).
-    SpawnFailed { message: String, enomem: bool },
+    SpawnFailed {
+        message: String,
+        enomem: bool,
+    },
 }
 
 /// What a child did.
@@ -124,29 +127,34 @@ pub fn last_line(stderr: &[u8]) -> String {
 /// checks the output and may still say `BadOutput`).
 pub fn classify(o: &Outcome, limits: &Limits) -> (Status, String) {
     let err = String::from_utf8_lossy(&o.stderr);
-    let oom = err.contains("memory allocation of")
-        || err.contains("out of memory")
-        || err.contains("Cannot allocate memory")
-        || err.contains("(os error 12)");
+    const OOM: [&str; 5] = [
+        "failed to map segment",
+        "memory allocation of",
+        "out of memory",
+        "Cannot allocate memory",
+        "(os error 12)",
+    ];
+    let oom_line = err
+        .lines()
+        .find(|l| OOM.iter().any(|m| l.contains(m)))
+        .map(|l| l.trim().to_string());
     match &o.ending {
         Ending::Exited(0) => (Status::Ok, String::new()),
-        Ending::Exited(101) if err.contains("panicked at") => {
-            let status = if oom {
-                Status::OutOfMemory
-            } else {
-                Status::Panic
-            };
-            (status, last_line(&o.stderr))
-        }
+        Ending::Exited(101) if err.contains("panicked at") => match oom_line {
+            Some(line) => (Status::OutOfMemory, line),
+            None => (Status::Panic, last_line(&o.stderr)),
+        },
         Ending::Exited(code) => {
-            let status = if oom { Status::OutOfMemory } else { Status::Error };
+            if let Some(line) = oom_line {
+                return (Status::OutOfMemory, line);
+            }
             let line = last_line(&o.stderr);
             let detail = if line.is_empty() {
                 format!("exit code {code}")
             } else {
                 line
             };
-            (status, detail)
+            (Status::Error, detail)
         }
         Ending::WallKilled => (
             Status::Timeout,
@@ -160,12 +168,16 @@ pub fn classify(o: &Outcome, limits: &Limits) -> (Status, String) {
             if *sig == libc::SIGXCPU || (*sig == libc::SIGKILL && cpu_out) {
                 (
                     Status::Timeout,
-                    format!("CPU-time limit of {} s ({})", limits.cpu_s, signal_name(*sig)),
+                    format!(
+                        "CPU-time limit of {} s ({})",
+                        limits.cpu_s,
+                        signal_name(*sig)
+                    ),
                 )
             } else if err.contains("has overflowed its stack") {
                 (Status::StackOverflow, last_line(&o.stderr))
-            } else if oom {
-                (Status::OutOfMemory, last_line(&o.stderr))
+            } else if let Some(line) = oom_line {
+                (Status::OutOfMemory, line)
             } else {
                 let line = last_line(&o.stderr);
                 let mut detail = format!("killed by {}", signal_name(*sig));
@@ -200,10 +212,7 @@ fn set_limit(resource: libc::__rlimit_resource_t, soft: u64, hard: u64) -> std::
 }
 
 /// Reads a pipe to its end on a thread, keeping at most `keep` trailing bytes.
-fn drain(
-    mut pipe: impl Read + Send + 'static,
-    keep: usize,
-) -> std::thread::JoinHandle<Vec<u8>> {
+fn drain(mut pipe: impl Read + Send + 'static, keep: usize) -> std::thread::JoinHandle<Vec<u8>> {
     std::thread::spawn(move || {
         let mut out = Vec::new();
         let mut buf = [0u8; 8192];
@@ -345,11 +354,7 @@ mod tests {
     }
 
     fn sh(script: &str, l: &Limits) -> Outcome {
-        run(
-            Path::new("/bin/sh"),
-            &["-c".into(), script.into()],
-            l,
-        )
+        run(Path::new("/bin/sh"), &["-c".into(), script.into()], l)
     }
 
     #[test]

@@ -251,7 +251,10 @@ mod tests {
                 "revision\tinput\t08_1a\t32_1\t43_1a\n\
                  r1\trev/r1.08_1a.cil_true.i\ttrue\tfalse\t-\n",
             ),
-            ("rev/ALL.prp", "CHECK( init(main()), LTL(G ! label(LDV_ERROR)) )\n"),
+            (
+                "rev/ALL.prp",
+                "CHECK( init(main()), LTL(G ! label(LDV_ERROR)) )\n",
+            ),
             ("rev/r1.08_1a.cil_true.i", ""),
         ]);
         let t = load(&d.join("m.tsv"), &d).unwrap();

@@ -138,7 +138,9 @@ mod tests {
     #[test]
     fn counts_verdicts_and_failures() {
         let mut p = Progress::new(4, 1, Duration::from_secs(3600));
-        p.record(&json!({"status": "ok", "properties": [{"verdict": "true"}, {"verdict": "false"}]}));
+        p.record(
+            &json!({"status": "ok", "properties": [{"verdict": "true"}, {"verdict": "false"}]}),
+        );
         p.record(&json!({"status": "timeout", "properties": []}));
         let s = p.line();
         assert!(s.contains("3/4 done"), "{s}");

@@ -93,7 +93,8 @@ impl ResultsFile {
             // The batch died while writing this line: its task runs again.
             file.set_len(keep as u64).map_err(|e| Error::io(path, e))?;
             file.sync_all().map_err(|e| Error::io(path, e))?;
-            file.seek(SeekFrom::End(0)).map_err(|e| Error::io(path, e))?;
+            file.seek(SeekFrom::End(0))
+                .map_err(|e| Error::io(path, e))?;
         }
         let done = parse(path, &text[..keep])?
             .into_iter()

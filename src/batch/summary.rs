@@ -210,7 +210,9 @@ impl Report {
             .map(|p| {
                 (
                     p.get("id").and_then(Value::as_str).unwrap_or(""),
-                    p.get("verdict").and_then(Value::as_str).unwrap_or("unknown"),
+                    p.get("verdict")
+                        .and_then(Value::as_str)
+                        .unwrap_or("unknown"),
                 )
             })
             .collect();
@@ -293,15 +295,26 @@ impl Report {
             self.tasks.len(),
             self.judgements.len(),
             if self.duplicates > 0 {
-                format!("; {} repeated lines, the last of each counts", self.duplicates)
+                format!(
+                    "; {} repeated lines, the last of each counts",
+                    self.duplicates
+                )
             } else {
                 String::new()
             }
         );
         let _ = writeln!(out, "\nstatus: {}", status_text.join(", "));
         let header = [
-            "tasks", "TRUE", "FALSE", "UNKNOWN", "ok TRUE", "ok FALSE", "wrong TRUE",
-            "wrong FALSE", "unconfirmed", "score",
+            "tasks",
+            "TRUE",
+            "FALSE",
+            "UNKNOWN",
+            "correct TRUE",
+            "correct FALSE",
+            "wrong TRUE",
+            "wrong FALSE",
+            "unconfirmed",
+            "score",
         ];
         let row = |name: &str, c: &Counts| {
             let mut v = vec![name.to_string()];
@@ -419,20 +432,35 @@ pub fn percentile(v: &[f64], p: f64) -> f64 {
 
 /// An aligned text table, or a markdown one.
 fn table(md: bool, header: &[&str], rows: &[Vec<String>]) -> String {
-    let cells = |r: &[String]| r.to_vec();
     let head: Vec<String> = header.iter().map(|s| s.to_string()).collect();
     let mut out = String::new();
     if md {
         let esc = |s: &String| s.replace('|', "\\|");
-        let _ = writeln!(out, "| {} |", head.iter().map(esc).collect::<Vec<_>>().join(" | "));
+        let _ = writeln!(
+            out,
+            "| {} |",
+            head.iter().map(esc).collect::<Vec<_>>().join(" | ")
+        );
         let _ = writeln!(out, "|{}", "---|".repeat(head.len()));
         for r in rows {
-            let _ = writeln!(out, "| {} |", r.iter().map(esc).collect::<Vec<_>>().join(" | "));
+            let _ = writeln!(
+                out,
+                "| {} |",
+                r.iter().map(esc).collect::<Vec<_>>().join(" | ")
+            );
         }
         return out;
     }
-    let all: Vec<Vec<String>> = std::iter::once(head).chain(rows.iter().map(|r| cells(r))).collect();
-    let n = all.iter().map(Vec::len).max().unwrap_or(0);
+    let n = head.len().max(rows.iter().map(Vec::len).max().unwrap_or(0));
+    // A column is numeric (right-aligned) when every body cell is a number or `-`.
+    let numeric: Vec<bool> = (0..n)
+        .map(|i| {
+            rows.iter()
+                .filter_map(|r| r.get(i))
+                .all(|c| c == "-" || c.parse::<f64>().is_ok())
+        })
+        .collect();
+    let all: Vec<Vec<String>> = std::iter::once(head).chain(rows.iter().cloned()).collect();
     let width: Vec<usize> = (0..n)
         .map(|i| {
             all.iter()
@@ -447,11 +475,10 @@ fn table(md: bool, header: &[&str], rows: &[Vec<String>]) -> String {
             .iter()
             .enumerate()
             .map(|(i, c)| {
-                // The first and last columns are text, the others numbers.
-                if i == 0 || i + 1 == r.len() && c.parse::<f64>().is_err() {
-                    format!("{c:<w$}", w = width[i])
-                } else {
+                if numeric[i] && i > 0 {
                     format!("{c:>w$}", w = width[i])
+                } else {
+                    format!("{c:<w$}", w = width[i])
                 }
             })
             .collect();
@@ -585,8 +612,14 @@ mod tests {
         let (_, rules, total) = r.tables();
         assert_eq!(rules["08_1a"].correct_true, 1);
         assert_eq!(rules["32_1"].correct_false, 1);
-        assert_eq!(rules["68_1"].verdicts[2], 1, "no verdict for the rule: UNKNOWN");
-        assert_eq!(rules["ldv:43_1a"].verdicts[0], 1, "unexpected property by id");
+        assert_eq!(
+            rules["68_1"].verdicts[2], 1,
+            "no verdict for the rule: UNKNOWN"
+        );
+        assert_eq!(
+            rules["ldv:43_1a"].verdicts[0], 1,
+            "unexpected property by id"
+        );
         assert_eq!(total.score, 3);
     }
 

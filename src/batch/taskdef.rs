@@ -170,7 +170,11 @@ mod tests {
         .unwrap();
         let t = load(&d.join("m.yml"), &[]).unwrap();
         assert_eq!(t.path, d.join("m.i"));
-        assert_eq!(t.prp, vec![d.join("props/unreach-call.prp")], "memsafety left out");
+        assert_eq!(
+            t.prp,
+            vec![d.join("props/unreach-call.prp")],
+            "memsafety left out"
+        );
         assert_eq!(t.expected.len(), 1);
         assert_eq!(t.expected[0].rule, "unreach-call");
         assert_eq!(t.expected[0].property.as_deref(), Some("call:reach_error"));
@@ -190,7 +194,10 @@ mod tests {
             "input_files: m.i\nproperties:\n  - property_file: props/valid-memsafety.prp\n",
         )
         .unwrap();
-        assert!(load(&d.join("c.yml"), &[]).is_err(), "no checkable property");
+        assert!(
+            load(&d.join("c.yml"), &[]).is_err(),
+            "no checkable property"
+        );
         std::fs::write(d.join("e.yml"), "input_files: gone.i\n").unwrap();
         assert!(load(&d.join("e.yml"), &[]).is_err());
     }

@@ -69,7 +69,9 @@ pub fn run(a: BatchArgs) -> Result<ExitCode> {
         if v.is_finite() && v > 0.0 {
             Ok(v)
         } else {
-            Err(Error::Usage(format!("{name} must be a positive number of seconds")))
+            Err(Error::Usage(format!(
+                "{name} must be a positive number of seconds"
+            )))
         }
     };
     let time_limit = positive("--time-limit", a.time_limit)?;
