@@ -400,6 +400,56 @@ mod tests {
         assert!(d.contains("SIGSEGV"), "{d}");
     }
 
+    fn ended(ending: Ending, stderr: &str) -> Outcome {
+        Outcome {
+            ending,
+            stdout: Vec::new(),
+            stderr: stderr.as_bytes().to_vec(),
+            wall: Duration::from_secs(1),
+            cpu: Duration::from_secs(1),
+            peak_mem_mb: 10.0,
+        }
+    }
+
+    #[test]
+    fn rust_runtime_failures_are_named() {
+        let l = limits();
+        let so = ended(
+            Ending::Signaled(libc::SIGABRT),
+            "\nthread 'main' has overflowed its stack\nfatal runtime error: stack overflow\n",
+        );
+        assert_eq!(classify(&so, &l).0, Status::StackOverflow);
+        let oom = ended(
+            Ending::Signaled(libc::SIGABRT),
+            "memory allocation of 320000 bytes failed\nskipping backtrace printing\n",
+        );
+        assert_eq!(
+            classify(&oom, &l),
+            (
+                Status::OutOfMemory,
+                "memory allocation of 320000 bytes failed".into()
+            )
+        );
+        let panic = ended(
+            Ending::Exited(101),
+            "thread 'main' panicked at src/x.rs:1:1:\nindex out of bounds\n",
+        );
+        assert_eq!(
+            classify(&panic, &l),
+            (Status::Panic, "index out of bounds".into())
+        );
+        let loader = ended(
+            Ending::Exited(127),
+            "mpv: error while loading shared libraries: libz3.so.4: failed to map segment from shared object\n",
+        );
+        assert_eq!(classify(&loader, &l).0, Status::OutOfMemory);
+        let killed = Outcome {
+            cpu: Duration::from_secs(l.cpu_s),
+            ..ended(Ending::Signaled(libc::SIGKILL), "")
+        };
+        assert_eq!(classify(&killed, &l).0, Status::Timeout, "hard CPU limit");
+    }
+
     #[test]
     fn missing_program_is_a_spawn_failure() {
         let o = run(Path::new("/nonexistent/mpv"), &[], &limits());
