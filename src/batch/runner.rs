@@ -53,7 +53,7 @@ impl Config {
     }
 
     /// The arguments of the child for `task`.
-    pub fn verify_args(&self, task: &Task) -> Vec<OsString> {
+    pub fn child_args(&self, task: &Task) -> Vec<OsString> {
         let mut a: Vec<OsString> = vec!["verify".into(), task.path.clone().into()];
         for p in &task.prp {
             a.push("--prp".into());
@@ -76,10 +76,27 @@ pub struct Summary {
     pub skipped: usize,
     /// Tasks run now, by status.
     pub statuses: BTreeMap<String, usize>,
+    /// Wall-clock time of this run.
+    pub elapsed: Duration,
+    /// Worker threads used.
+    pub jobs: usize,
+}
+
+impl Summary {
+    /// Tasks run now per hour of wall-clock time and per worker.
+    pub fn per_hour_per_job(&self) -> f64 {
+        let ran: usize = self.statuses.values().sum();
+        let hours = self.elapsed.as_secs_f64() / 3600.0;
+        if hours <= 0.0 || self.jobs == 0 {
+            return 0.0;
+        }
+        ran as f64 / hours / self.jobs as f64
+    }
 }
 
 /// Runs every task not yet in the results file.
 pub fn run(tasks: &[Task], cfg: &Config) -> Result<Summary> {
+    let start = std::time::Instant::now();
     let (mut out, done) = ResultsFile::open(&cfg.out, cfg.resume)?;
     let todo: Vec<&Task> = tasks.iter().filter(|t| !done.contains(&t.key)).collect();
     let mut summary = Summary {
@@ -93,8 +110,9 @@ pub fn run(tasks: &[Task], cfg: &Config) -> Result<Summary> {
     let stop = AtomicBool::new(false);
     let (tx, rx) = mpsc::channel::<serde_json::Value>();
     let mut failure = None;
+    summary.jobs = cfg.jobs.max(1).min(todo.len().max(1));
     std::thread::scope(|s| {
-        for _ in 0..cfg.jobs.max(1).min(todo.len().max(1)) {
+        for _ in 0..summary.jobs {
             let tx = tx.clone();
             let (next, stop, todo) = (&next, &stop, &todo);
             s.spawn(move || loop {
@@ -103,7 +121,7 @@ pub fn run(tasks: &[Task], cfg: &Config) -> Result<Summary> {
                 }
                 let i = next.fetch_add(1, Ordering::Relaxed);
                 let Some(task) = todo.get(i) else { break };
-                let o = isolate::run(&cfg.verifier, &cfg.verify_args(task), &limits);
+                let o = isolate::run(&cfg.verifier, &cfg.child_args(task), &limits);
                 if tx
                     .send(results::line(task, &o, &limits, cfg.time_limit))
                     .is_err()
@@ -133,6 +151,7 @@ pub fn run(tasks: &[Task], cfg: &Config) -> Result<Summary> {
         drop(rx);
     });
     progress.finish();
+    summary.elapsed = start.elapsed();
     match failure {
         Some(e) => Err(e),
         None => Ok(summary),

@@ -21,6 +21,9 @@ pub const SCORE_CORRECT_FALSE: i64 = 1;
 pub const SCORE_WRONG_FALSE: i64 = -16;
 pub const SCORE_WRONG_TRUE: i64 = -32;
 
+/// Tasks that did not finish listed by name (every wrong verdict is listed).
+const FAILED_LISTED: usize = 50;
+
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Format {
     Text,
@@ -408,12 +411,16 @@ impl Report {
             let _ = writeln!(out, "\n{head}tasks that did not finish: {}\n", failed.len());
             let rows: Vec<Vec<String>> = failed
                 .iter()
+                .take(FAILED_LISTED)
                 .map(|t| {
                     let detail: String = t.detail.chars().take(120).collect();
                     vec![t.status.clone(), t.file.clone(), detail]
                 })
                 .collect();
             out += &table(md, &["status", "task", "detail"], &rows);
+            if failed.len() > FAILED_LISTED {
+                let _ = writeln!(out, "... and {} more", failed.len() - FAILED_LISTED);
+            }
         }
         out
     }

@@ -146,5 +146,13 @@ pub fn run(a: BatchArgs) -> Result<ExitCode> {
         s.skipped,
         a.out.display()
     );
+    if ran > 0 {
+        eprintln!(
+            "mpv batch: {ran} tasks in {:.0} s wall with {} jobs: {:.0} modules/hour/job",
+            s.elapsed.as_secs_f64(),
+            s.jobs,
+            s.per_hour_per_job()
+        );
+    }
     Ok(ExitCode::SUCCESS)
 }
