@@ -59,20 +59,29 @@ impl Progress {
         }
     }
 
-    /// Counts one finished result line.
-    pub fn record(&mut self, line: &Value) {
-        self.done += 1;
-        for p in line["properties"].as_array().into_iter().flatten() {
+    /// Counts the verdicts of a line an earlier run wrote (`--resume`).
+    pub fn count_previous(&mut self, line: &serde_json::Map<String, Value>) {
+        self.count(line.get("properties"), line.get("status"));
+    }
+
+    fn count(&mut self, properties: Option<&Value>, status: Option<&Value>) {
+        for p in properties.and_then(Value::as_array).into_iter().flatten() {
             match p["verdict"].as_str() {
                 Some("true") => self.verdicts[0] += 1,
                 Some("false") => self.verdicts[1] += 1,
                 _ => self.verdicts[2] += 1,
             }
         }
-        let status = line["status"].as_str().unwrap_or("?");
+        let status = status.and_then(Value::as_str).unwrap_or("?");
         if status != "ok" {
             *self.failures.entry(status.to_string()).or_default() += 1;
         }
+    }
+
+    /// Counts one finished result line.
+    pub fn record(&mut self, line: &Value) {
+        self.done += 1;
+        self.count(line.get("properties"), line.get("status"));
         if let Some(b) = &self.bar {
             b.set_position((self.skipped + self.done) as u64);
             b.set_message(self.counts());
@@ -146,5 +155,18 @@ mod tests {
         assert!(s.contains("3/4 done"), "{s}");
         assert!(s.contains("TRUE 1 FALSE 1 UNKNOWN 0 timeout 1"), "{s}");
         assert!(s.contains("ETA"), "{s}");
+    }
+
+    #[test]
+    fn a_resumed_batch_counts_the_earlier_verdicts() {
+        let mut p = Progress::new(3, 2, Duration::from_secs(3600));
+        for v in ["true", "unknown"] {
+            let line = json!({"status": "ok", "properties": [{"verdict": v}]});
+            p.count_previous(line.as_object().unwrap());
+        }
+        p.record(&json!({"status": "ok", "properties": [{"verdict": "false"}]}));
+        let s = p.line();
+        assert!(s.contains("3/3 done"), "{s}");
+        assert!(s.contains("TRUE 1 FALSE 1 UNKNOWN 1"), "{s}");
     }
 }

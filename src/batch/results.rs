@@ -5,7 +5,6 @@
 //! every task whose key has a complete line, so nothing is lost or repeated.
 //! An exclusive `flock` keeps two batches from writing one file.
 
-use std::collections::HashSet;
 use std::fs::{File, OpenOptions};
 use std::io::{Read, Seek, SeekFrom, Write};
 use std::os::unix::io::AsRawFd;
@@ -62,9 +61,9 @@ fn parse(path: &Path, text: &[u8]) -> Result<Vec<(usize, Map<String, Value>)>> {
 
 impl ResultsFile {
     /// Opens `path` for appending. With `resume`, a torn last line is cut off
-    /// and the keys of the tasks already done are returned; without it, a
+    /// and the lines of the tasks already done are returned; without it, a
     /// file that already holds results is refused.
-    pub fn open(path: &Path, resume: bool) -> Result<(Self, HashSet<String>)> {
+    pub fn open(path: &Path, resume: bool) -> Result<(Self, Vec<Map<String, Value>>)> {
         let mut file = OpenOptions::new()
             .read(true)
             .append(true)
@@ -98,7 +97,7 @@ impl ResultsFile {
         }
         let done = parse(path, &text[..keep])?
             .into_iter()
-            .filter_map(|(_, m)| m.get("key").and_then(Value::as_str).map(str::to_string))
+            .map(|(_, m)| m)
             .collect();
         Ok((
             ResultsFile {
@@ -207,7 +206,8 @@ mod tests {
         let p = tmp("torn");
         std::fs::write(&p, "{\"key\":\"a\"}\n{\"key\":\"b\"}\n{\"key\":\"c\",\"fi").unwrap();
         let (mut f, done) = ResultsFile::open(&p, true).unwrap();
-        assert_eq!(done, HashSet::from(["a".to_string(), "b".to_string()]));
+        let keys: Vec<&str> = done.iter().map(|m| m["key"].as_str().unwrap()).collect();
+        assert_eq!(keys, ["a", "b"]);
         f.append(&json!({"key": "c"})).unwrap();
         drop(f);
         let keys: Vec<String> = read(&p)

@@ -2,7 +2,7 @@
 //! isolated `mpv verify` child at a time; the calling thread writes every
 //! result line as it arrives and drives the progress display.
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, HashSet};
 use std::ffi::OsString;
 use std::path::PathBuf;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
@@ -97,8 +97,15 @@ impl Summary {
 /// Runs every task not yet in the results file.
 pub fn run(tasks: &[Task], cfg: &Config) -> Result<Summary> {
     let start = std::time::Instant::now();
-    let (mut out, done) = ResultsFile::open(&cfg.out, cfg.resume)?;
-    let todo: Vec<&Task> = tasks.iter().filter(|t| !done.contains(&t.key)).collect();
+    let (mut out, previous) = ResultsFile::open(&cfg.out, cfg.resume)?;
+    let done: HashSet<&str> = previous
+        .iter()
+        .filter_map(|m| m.get("key").and_then(serde_json::Value::as_str))
+        .collect();
+    let todo: Vec<&Task> = tasks
+        .iter()
+        .filter(|t| !done.contains(t.key.as_str()))
+        .collect();
     let mut summary = Summary {
         total: tasks.len(),
         skipped: tasks.len() - todo.len(),
@@ -106,6 +113,15 @@ pub fn run(tasks: &[Task], cfg: &Config) -> Result<Summary> {
     };
     let limits = cfg.limits();
     let mut progress = Progress::new(tasks.len(), summary.skipped, cfg.progress_interval);
+    let keys: HashSet<&str> = tasks.iter().map(|t| t.key.as_str()).collect();
+    for m in &previous {
+        if m.get("key")
+            .and_then(serde_json::Value::as_str)
+            .is_some_and(|k| keys.contains(k))
+        {
+            progress.count_previous(m);
+        }
+    }
     let next = AtomicUsize::new(0);
     let stop = AtomicBool::new(false);
     let (tx, rx) = mpsc::channel::<serde_json::Value>();
