@@ -6,6 +6,7 @@
 //! `ARCHITECTURE.md` for the code map.
 
 pub mod algorithm;
+pub mod batch;
 pub mod cfa;
 pub mod cli;
 pub mod cpa;

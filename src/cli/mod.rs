@@ -1,7 +1,9 @@
 //! The command line: argument parsing and output only; no analysis logic.
 //! Each subcommand lives in its own file.
 
+mod batch;
 mod cfa;
+mod report;
 mod spec;
 mod verify;
 
@@ -28,6 +30,10 @@ enum Command {
     Spec(spec::SpecCommand),
     /// Verify a module against properties: one result per property.
     Verify(verify::VerifyArgs),
+    /// Verify many modules, each in its own process; results as JSON lines.
+    Batch(batch::BatchArgs),
+    /// Summarise a results file of `mpv batch`.
+    Report(report::ReportArgs),
 }
 
 /// Runs the command line; exit code 0 on success, 1 on a user-facing error.
@@ -37,6 +43,8 @@ pub fn run() -> ExitCode {
         Command::Cfa(a) => cfa::run(a),
         Command::Spec(c) => spec::run(c),
         Command::Verify(a) => verify::run(a),
+        Command::Batch(a) => batch::run(a),
+        Command::Report(a) => report::run(a),
     };
     match result {
         Ok(code) => code,

@@ -1,0 +1,175 @@
+//! The batch loop: `jobs` worker threads take tasks in order, each runs one
+//! isolated `mpv verify` child at a time; the calling thread writes every
+//! result line as it arrives and drives the progress display.
+
+use std::collections::{BTreeMap, HashSet};
+use std::ffi::OsString;
+use std::path::PathBuf;
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::sync::mpsc;
+use std::time::Duration;
+
+use super::isolate::{self, Limits};
+use super::progress::Progress;
+use super::results::{self, ResultsFile};
+use super::tasks::Task;
+use crate::Result;
+
+/// How a batch runs.
+#[derive(Clone, Debug)]
+pub struct Config {
+    /// The mpv executable run as `mpv verify` for each task.
+    pub verifier: PathBuf,
+    /// Modules verified at once.
+    pub jobs: usize,
+    /// `mpv verify --time-limit` (CPU seconds of the analysis).
+    pub time_limit: f64,
+    /// Address-space limit of each child in MB.
+    pub memory_mb: u64,
+    /// Wall-clock limit of each child (default: from the CPU limit).
+    pub wall_limit: Option<Duration>,
+    /// Passed to every `mpv verify` after the batch's own arguments
+    /// (property and strategy options: `--select`, `--properties`, ...).
+    pub verify_args: Vec<OsString>,
+    pub out: PathBuf,
+    pub resume: bool,
+    /// Period of the plain progress lines when not on a terminal.
+    pub progress_interval: Duration,
+}
+
+impl Config {
+    /// The OS limits of a child: CPU a little above the analysis' own limit
+    /// (20 % + 5 s, for parsing and the way out), wall-clock three times that
+    /// plus 30 s unless given (children share cores with each other).
+    pub fn limits(&self) -> Limits {
+        let cpu_s = (self.time_limit * 1.2 + 5.0).ceil().max(1.0) as u64;
+        Limits {
+            cpu_s,
+            memory_mb: self.memory_mb,
+            wall: self
+                .wall_limit
+                .unwrap_or(Duration::from_secs(cpu_s * 3 + 30)),
+        }
+    }
+
+    /// The arguments of the child for `task`.
+    pub fn child_args(&self, task: &Task) -> Vec<OsString> {
+        let mut a: Vec<OsString> = vec!["verify".into(), task.path.clone().into()];
+        for p in &task.prp {
+            a.push("--prp".into());
+            a.push(p.clone().into());
+        }
+        a.push("--time-limit".into());
+        a.push(self.time_limit.to_string().into());
+        a.push("--format".into());
+        a.push("json".into());
+        a.extend(self.verify_args.iter().cloned());
+        a
+    }
+}
+
+/// What a batch did.
+#[derive(Debug, Default)]
+pub struct Summary {
+    pub total: usize,
+    /// Tasks already in the results file (`--resume`).
+    pub skipped: usize,
+    /// Tasks run now, by status.
+    pub statuses: BTreeMap<String, usize>,
+    /// Wall-clock time of this run.
+    pub elapsed: Duration,
+    /// Worker threads used.
+    pub jobs: usize,
+}
+
+impl Summary {
+    /// Tasks run now per hour of wall-clock time and per worker.
+    pub fn per_hour_per_job(&self) -> f64 {
+        let ran: usize = self.statuses.values().sum();
+        let hours = self.elapsed.as_secs_f64() / 3600.0;
+        if hours <= 0.0 || self.jobs == 0 {
+            return 0.0;
+        }
+        ran as f64 / hours / self.jobs as f64
+    }
+}
+
+/// Runs every task not yet in the results file.
+pub fn run(tasks: &[Task], cfg: &Config) -> Result<Summary> {
+    let start = std::time::Instant::now();
+    let (mut out, previous) = ResultsFile::open(&cfg.out, cfg.resume)?;
+    let done: HashSet<&str> = previous
+        .iter()
+        .filter_map(|m| m.get("key").and_then(serde_json::Value::as_str))
+        .collect();
+    let todo: Vec<&Task> = tasks
+        .iter()
+        .filter(|t| !done.contains(t.key.as_str()))
+        .collect();
+    let mut summary = Summary {
+        total: tasks.len(),
+        skipped: tasks.len() - todo.len(),
+        ..Summary::default()
+    };
+    let limits = cfg.limits();
+    let mut progress = Progress::new(tasks.len(), summary.skipped, cfg.progress_interval);
+    let keys: HashSet<&str> = tasks.iter().map(|t| t.key.as_str()).collect();
+    for m in &previous {
+        if m.get("key")
+            .and_then(serde_json::Value::as_str)
+            .is_some_and(|k| keys.contains(k))
+        {
+            progress.count_previous(m);
+        }
+    }
+    let next = AtomicUsize::new(0);
+    let stop = AtomicBool::new(false);
+    let (tx, rx) = mpsc::channel::<serde_json::Value>();
+    let mut failure = None;
+    summary.jobs = cfg.jobs.max(1).min(todo.len().max(1));
+    std::thread::scope(|s| {
+        for _ in 0..summary.jobs {
+            let tx = tx.clone();
+            let (next, stop, todo) = (&next, &stop, &todo);
+            s.spawn(move || loop {
+                if stop.load(Ordering::Relaxed) {
+                    break;
+                }
+                let i = next.fetch_add(1, Ordering::Relaxed);
+                let Some(task) = todo.get(i) else { break };
+                let o = isolate::run(&cfg.verifier, &cfg.child_args(task), &limits);
+                if tx
+                    .send(results::line(task, &o, &limits, cfg.time_limit))
+                    .is_err()
+                {
+                    break;
+                }
+            });
+        }
+        drop(tx);
+        loop {
+            match rx.recv_timeout(Duration::from_secs(1)) {
+                Ok(line) => {
+                    if let Err(e) = out.append(&line) {
+                        stop.store(true, Ordering::Relaxed);
+                        failure = Some(e);
+                        break;
+                    }
+                    let status = line["status"].as_str().unwrap_or("?").to_string();
+                    *summary.statuses.entry(status).or_default() += 1;
+                    progress.record(&line);
+                }
+                Err(mpsc::RecvTimeoutError::Timeout) => progress.tick(),
+                Err(mpsc::RecvTimeoutError::Disconnected) => break,
+            }
+        }
+        // Dropping the receiver ends the workers at their next result.
+        drop(rx);
+    });
+    progress.finish();
+    summary.elapsed = start.elapsed();
+    match failure {
+        Some(e) => Err(e),
+        None => Ok(summary),
+    }
+}
