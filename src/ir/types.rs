@@ -99,6 +99,9 @@ pub struct Field {
     /// Byte offset inside the composite (0 for every member of a union).
     pub offset: u64,
     pub bit_width: Option<u32>,
+    /// For a bit-field: its first bit inside the storage unit of its type's
+    /// size at `offset` (bits are allocated from the least significant).
+    pub bit_offset: u32,
 }
 
 #[derive(Clone, Debug, Serialize)]

@@ -11,7 +11,8 @@
 //! Imprecise or unsound spots (each either makes the path *inexact*, so a
 //! feasible path through it is not reported FALSE, or makes the search
 //! *incomplete*, so no TRUE is reported):
-//! - floating point, `Expr::Nondet`, `Havoc`, bit-fields, unknown
+//! - bit-fields are read and written as bits of their storage unit (exact);
+//! - floating point, `Expr::Nondet`, `Havoc`, unknown
 //!   function-pointer calls, recursion cut, large aggregate copies:
 //!   fresh values, path inexact (and, where memory could change, incomplete);
 //! - objects have fixed concrete addresses, one layout among all possible
@@ -247,15 +248,17 @@ impl<'p> Encoder<'p> {
             ExprKind::Deref(p) => Some(self.eval64(st, p)),
             ExprKind::Member(b, f) => {
                 let base = self.address(st, b)?;
+                // A bit-field's address is its storage unit's; `read` and
+                // `write` select its bits.
                 let off = match self.p.types.get(b.ty) {
-                    Type::Composite(c) => {
-                        let fld = self.p.types.composite(*c).fields.get(*f as usize);
-                        if fld.is_some_and(|x| x.bit_width.is_some()) {
-                            st.exact = false;
-                            st.sound = false;
-                        }
-                        fld.map(|x| x.offset).unwrap_or(0)
-                    }
+                    Type::Composite(c) => self
+                        .p
+                        .types
+                        .composite(*c)
+                        .fields
+                        .get(*f as usize)
+                        .map(|x| x.offset)
+                        .unwrap_or(0),
                     _ => 0,
                 };
                 Some(base.bvadd(self.c64(off)))
@@ -282,8 +285,35 @@ impl<'p> Encoder<'p> {
     }
 
     /// Reads the lvalue `e` (scalar).
+    /// The bit-field `e` designates, if any: (first bit, width, unit width).
+    fn bit_field(&self, e: &Expr) -> Option<(u32, u32, u32)> {
+        let ExprKind::Member(b, f) = &e.kind else {
+            return None;
+        };
+        let Type::Composite(c) = self.p.types.get(b.ty) else {
+            return None;
+        };
+        let fld = self.p.types.composite(*c).fields.get(*f as usize)?;
+        let w = fld.bit_width?;
+        let unit = (self.p.types.size_of(fld.ty) * 8) as u32;
+        (w > 0 && fld.bit_offset + w <= unit && unit <= 128).then_some((fld.bit_offset, w, unit))
+    }
+
     fn read(&self, st: &mut SymState, e: &Expr) -> BV {
         let w = self.width(e.ty);
+        if let Some((lo, bits, unit)) = self.bit_field(e) {
+            let Some(a) = self.address(st, e) else {
+                st.exact = false;
+                return self.fresh(w);
+            };
+            let k = width_class(unit);
+            let cell = st.mem[k]
+                .select(&a)
+                .as_bv()
+                .unwrap_or_else(|| self.fresh(WIDTHS[k]));
+            let v = self.resize(cell, unit, false).extract(lo + bits - 1, lo);
+            return self.resize(v, w, self.signed(e.ty));
+        }
         if let ExprKind::Var(v) = &e.kind {
             if self.addr[v.0 as usize].is_none() {
                 if let Some(t) = st.regs.get(v) {
@@ -312,6 +342,34 @@ impl<'p> Encoder<'p> {
     pub fn write(&self, st: &mut SymState, e: &Expr, val: BV) {
         let w = self.width(e.ty);
         let val = self.resize(val, w, false);
+        if let Some((lo, bits, unit)) = self.bit_field(e) {
+            let Some(a) = self.address(st, e) else {
+                st.exact = false;
+                st.sound = false;
+                return;
+            };
+            let k = width_class(unit);
+            let cell = st.mem[k]
+                .select(&a)
+                .as_bv()
+                .unwrap_or_else(|| self.fresh(WIDTHS[k]));
+            let cell = self.resize(cell, unit, false);
+            let field = self.resize(val, bits, false);
+            let mut parts = Vec::new();
+            if lo + bits < unit {
+                parts.push(cell.extract(unit - 1, lo + bits));
+            }
+            parts.push(field);
+            if lo > 0 {
+                parts.push(cell.extract(lo - 1, 0));
+            }
+            let mut new = parts[0].clone();
+            for p in &parts[1..] {
+                new = new.concat(p);
+            }
+            self.store(st, &a, unit, new);
+            return;
+        }
         if let ExprKind::Var(v) = &e.kind {
             if self.addr[v.0 as usize].is_none() {
                 st.regs.insert(*v, val);
@@ -385,11 +443,13 @@ impl<'p> Encoder<'p> {
             }
             Type::Composite(c) => {
                 let comp = self.p.types.composite(*c);
+                // A bit-field's leaf is its whole storage unit (copied once
+                // per field in it).
                 comp.complete
                     && comp
                         .fields
                         .iter()
-                        .all(|f| f.bit_width.is_none() && self.leaves(f.ty, base + f.offset, out))
+                        .all(|f| self.leaves(f.ty, base + f.offset, out))
             }
             _ => false,
         }

@@ -144,6 +144,9 @@ pub struct AbstractionStats {
 /// abstraction (each predicate on its own) is used.
 const MAX_CUBES: usize = 256;
 
+/// An abstraction query: the block formula and the instantiated predicates.
+type AbstractionQuery = (Bool, Vec<(u32, Bool)>);
+
 /// A query that takes longer is given up: the abstraction computed so far
 /// becomes `true` for its predicates (an over-approximation).
 const QUERY_TIMEOUT: Duration = Duration::from_secs(2);
@@ -151,7 +154,7 @@ const QUERY_TIMEOUT: Duration = Duration::from_secs(2);
 /// Computes abstractions and coverage with one incremental solver.
 pub struct Abstractor {
     solver: Solver,
-    cache: HashMap<(Bool, Vec<(u32, Bool)>), Option<Region>>,
+    cache: HashMap<AbstractionQuery, Option<Region>>,
     entail_cache: HashMap<(Rc<Region>, Rc<Region>), bool>,
     pub stats: Cell<AbstractionStats>,
     /// Absolute thread CPU time after which queries give up.
@@ -294,7 +297,7 @@ impl Abstractor {
         for ((i, _), b) in preds.iter().zip(inds) {
             if self.check(&[b.not()]) == SatResult::Unsat {
                 cube.push((*i, true));
-            } else if self.check(&[b.clone()]) == SatResult::Unsat {
+            } else if self.check(std::slice::from_ref(b)) == SatResult::Unsat {
                 cube.push((*i, false));
             }
         }

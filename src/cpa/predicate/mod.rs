@@ -170,7 +170,7 @@ impl<'p> PredicateCpa<'p> {
         let mut subst: Vec<(Dynamic, Dynamic)> = Vec::new();
         for (v, t) in &s.sym.regs {
             let c = Encoder::register_symbol(*v, t.get_size());
-            if &c != t {
+            if c != *t {
                 changed.insert(format!("v{}", v.0));
                 subst.push((Dynamic::from_ast(&c), Dynamic::from_ast(t)));
             }

@@ -351,6 +351,7 @@ impl<'a> Lowerer<'a> {
             (0u64, 0u64, 1u64, 0u32, 0u64);
         let mut out = Vec::new();
         for (name, ty, width) in fields {
+            let mut bit_offset = 0;
             let fsize = self.p.types.size_of(ty);
             let falign = self.p.types.align_of(ty);
             align = align.max(falign);
@@ -368,6 +369,7 @@ impl<'a> Lowerer<'a> {
                     bits_used = 0;
                     unit = fsize;
                 }
+                bit_offset = bits_used;
                 bits_used += w;
                 offset
             } else {
@@ -385,6 +387,7 @@ impl<'a> Lowerer<'a> {
                 ty,
                 offset: off,
                 bit_width: width,
+                bit_offset,
             });
         }
         if !is_union {
