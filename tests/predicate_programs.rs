@@ -91,6 +91,35 @@ fn allocations_in_different_blocks_are_different_objects() {
 }
 
 #[test]
+fn bit_fields_share_their_storage_unit() {
+    assert_eq!(verdict("bitfield_true.c"), Verdict::True);
+    assert_eq!(verdict("bitfield_false.c"), Verdict::False);
+}
+
+#[test]
+fn error_paths_through_unmodelled_kernel_functions_name_the_assumption() {
+    let r = cegar("extern_keeps_memory_false.c");
+    assert_eq!(r.verdict, Verdict::False, "{:?}", r.reason);
+    let cex = r.counterexample.expect("a counterexample");
+    assert_eq!(cex.assumptions.len(), 1, "{:?}", cex.assumptions);
+    // Functions that write through their pointers are never assumed not to.
+    let p = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/programs/engine");
+    for name in ["extern_write_unknown.c", "memset_unknown.c"] {
+        let prog = parse_file(&p.join(name), &FrontendOptions::default()).expect("parses");
+        let r = check_label(
+            &prog,
+            "ERROR",
+            CegarLimits {
+                cpu: Some(Duration::from_secs(60)),
+                max_states: 1_000_000,
+                max_refinements: 50,
+            },
+        );
+        assert_eq!(r.verdict, Verdict::Unknown, "{name}: {:?}", r.reason);
+    }
+}
+
+#[test]
 fn recursion_is_never_proved() {
     assert_eq!(verdict("recursion_unknown.c"), Verdict::Unknown);
 }

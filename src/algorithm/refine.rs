@@ -44,6 +44,10 @@ pub enum PathCheck {
     Unknown,
 }
 
+/// CPU time one refinement may spend on the suffixes of a path (the one
+/// nearest the target is always done).
+const REFINEMENT_BUDGET: Duration = Duration::from_secs(5);
+
 /// CPU time one refinement may spend eliminating later values.
 const PROJECTION_BUDGET: Duration = Duration::from_secs(2);
 
@@ -84,7 +88,7 @@ pub fn check_path(
             let path = pick_path(target, &exec, &model);
             concrete_path(enc, p, &path, property, deadline)
         }
-        SatResult::Unsat => PathCheck::Infeasible(predicates(enc, p, target)),
+        SatResult::Unsat => PathCheck::Infeasible(predicates(enc, p, target, deadline)),
     }
 }
 
@@ -96,6 +100,34 @@ fn concrete_path(
     path: &[(Trace, crate::algorithm::cpa_algorithm::Step)],
     property: &str,
     deadline: Option<Duration>,
+) -> PathCheck {
+    let first = concrete_path_under(enc, p, path, property, deadline, false);
+    match first {
+        PathCheck::Imprecise(_) => {
+            // Under LDV's assumption that kernel functions without a model
+            // leave the module's memory alone, the path may be exact.
+            enc.externals_keep_memory.set(true);
+            enc.kept_memory_calls.set(0);
+            let second = concrete_path_under(enc, p, path, property, deadline, true);
+            enc.externals_keep_memory.set(false);
+            match second {
+                PathCheck::Feasible(_) => second,
+                _ => first,
+            }
+        }
+        other => other,
+    }
+}
+
+/// [`concrete_path`] with external calls havocking memory or, with
+/// `keep_memory`, leaving it alone (recorded as an assumption).
+fn concrete_path_under(
+    enc: &Encoder,
+    p: &Program,
+    path: &[(Trace, crate::algorithm::cpa_algorithm::Step)],
+    property: &str,
+    deadline: Option<Duration>,
+    keep_memory: bool,
 ) -> PathCheck {
     let mut st = enc.initial();
     let solver = solver_with_deadline(deadline);
@@ -125,9 +157,15 @@ fn concrete_path(
                 .iter()
                 .filter_map(|(t, v)| CexStep::of(p, t, v.as_ref(), model.as_ref()))
                 .collect();
+            let assumptions = if keep_memory && enc.kept_memory_calls.get() > 0 {
+                vec![format!("{} call(s) of kernel functions without a model (taking pointers) do not change the module's memory, as LDV's models assume", enc.kept_memory_calls.get())]
+            } else {
+                Vec::new()
+            };
             PathCheck::Feasible(Counterexample {
                 property: property.to_string(),
                 steps,
+                assumptions,
             })
         }
         SatResult::Unknown => PathCheck::Unknown,
@@ -138,13 +176,22 @@ fn concrete_path(
 }
 
 /// Atoms of the suffix preconditions at the abstraction points of the path.
-fn predicates(enc: &Encoder, p: &Program, target: &Trace) -> Vec<Bool> {
+/// Abstraction points are processed from the target backwards until
+/// [`REFINEMENT_BUDGET`] or the deadline is used up.
+fn predicates(enc: &Encoder, p: &Program, target: &Trace, deadline: Option<Duration>) -> Vec<Bool> {
+    let started = thread_cpu_time();
+    let stop = deadline.map_or(started + REFINEMENT_BUDGET, |d| {
+        d.min(started + REFINEMENT_BUDGET)
+    });
     let points = abstraction_points(target);
     let skip = points.len().saturating_sub(MAX_REFINED_POINTS);
     let mut seen: HashSet<Bool> = HashSet::new();
     let mut out = Vec::new();
     let mut projection_budget = PROJECTION_BUDGET;
     for point in points.iter().skip(skip).rev() {
+        if thread_cpu_time() >= stop && !out.is_empty() {
+            break;
+        }
         let suffix = execute(enc, p, target, Some(point));
         let pre = suffix.guard.simplify();
         let mut atoms = Vec::new();

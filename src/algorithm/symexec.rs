@@ -298,5 +298,6 @@ fn counterexample(
     Counterexample {
         property: format!("label:{label}"),
         steps,
+        assumptions: Vec::new(),
     }
 }

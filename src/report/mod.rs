@@ -74,6 +74,8 @@ pub struct Counterexample {
     /// The property whose error state the path reaches.
     pub property: String,
     pub steps: Vec<CexStep>,
+    /// Assumptions the path is feasible under (empty: none).
+    pub assumptions: Vec<String>,
 }
 
 #[derive(Clone, Debug, Serialize)]

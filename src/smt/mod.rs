@@ -105,6 +105,22 @@ pub struct Encoder<'p> {
     pub p: &'p Program,
     addr: Vec<Option<u64>>,
     fresh: std::cell::Cell<u64>,
+    /// Body-less functions that are not [`may_write_through_pointers`] leave
+    /// memory unchanged (the assumption of LDV's models and verifiers) instead
+    /// of making it arbitrary. Used only to confirm an error path.
+    pub externals_keep_memory: std::cell::Cell<bool>,
+    /// Calls for which that assumption was made.
+    pub kept_memory_calls: std::cell::Cell<u32>,
+}
+
+/// Whether a body-less function is known to (or may well) write through
+/// the pointers it gets: copying, filling, reading input, formatting.
+pub fn may_write_through_pointers(name: &str) -> bool {
+    const WRITERS: [&str; 11] = [
+        "copy", "mem", "str", "read", "get", "recv", "scanf", "printf", "fill", "set", "load",
+    ];
+    let lower = name.to_ascii_lowercase();
+    name.is_empty() || WRITERS.iter().any(|w| lower.contains(w))
 }
 
 impl<'p> Encoder<'p> {
@@ -123,6 +139,8 @@ impl<'p> Encoder<'p> {
             p,
             addr,
             fresh: std::cell::Cell::new(0),
+            externals_keep_memory: std::cell::Cell::new(false),
+            kept_memory_calls: std::cell::Cell::new(0),
         }
     }
 
