@@ -46,6 +46,13 @@ pub struct CegarResult {
 
 pub const TIMEOUT: &str = "timeout";
 
+/// Whether `MPV_TRACE_CEGAR` asks for a trace of the iterations on standard
+/// error (read once).
+pub fn tracing() -> bool {
+    static ON: std::sync::OnceLock<bool> = std::sync::OnceLock::new();
+    *ON.get_or_init(|| std::env::var_os("MPV_TRACE_CEGAR").is_some())
+}
+
 /// Decides whether a location labelled `label` is reachable.
 pub fn check_label(program: &Program, label: &str, limits: CegarLimits) -> CegarResult {
     let started = thread_cpu_time();
@@ -87,7 +94,7 @@ pub fn check_label(program: &Program, label: &str, limits: CegarLimits) -> Cegar
         stats.solver_calls += a.solver_calls;
         stats.solver_s += a.solver_time.as_secs_f64();
         stats.predicates = preds.len();
-        if std::env::var_os("MPV_TRACE_CEGAR").is_some() {
+        if tracing() {
             eprintln!(
                 "cegar: iteration {} predicates {} states {} abstractions {} solver {:.2}s cpu {:.2}s outcome {:?}",
                 stats.refinements,
@@ -149,8 +156,8 @@ pub fn check_label(program: &Program, label: &str, limits: CegarLimits) -> Cegar
                         stats.refinements += 1;
                         let before = preds.len();
                         for c in candidates {
-                            if std::env::var_os("MPV_DUMP").is_some() {
-                                eprintln!("candidate predicate {c:?}");
+                            if tracing() {
+                                eprintln!("cegar: candidate predicate {c:?}");
                             }
                             preds.add(c);
                         }

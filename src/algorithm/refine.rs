@@ -22,7 +22,7 @@ use std::time::Duration;
 
 use hashbrown::HashSet;
 use z3::ast::{Ast, Bool, Dynamic};
-use z3::{DeclKind, Goal, Params, SatResult, Solver, Tactic};
+use z3::{DeclKind, SatResult, Solver};
 
 use crate::algorithm::sdc::thread_cpu_time;
 use crate::cfa::Program;
@@ -48,22 +48,15 @@ pub enum PathCheck {
 /// nearest the target is always done).
 const REFINEMENT_BUDGET: Duration = Duration::from_secs(5);
 
-/// CPU time one refinement may spend eliminating later values.
-const PROJECTION_BUDGET: Duration = Duration::from_secs(2);
-
 /// At most this many abstraction points (the last ones) are refined.
 const MAX_REFINED_POINTS: usize = 400;
 
 fn solver_with_deadline(deadline: Option<Duration>) -> Solver {
     let s = Solver::new();
     if let Some(d) = deadline {
-        let left = d.saturating_sub(thread_cpu_time());
-        let mut p = Params::new();
-        p.set_u32(
-            "timeout",
-            (left.as_millis().min(u32::MAX as u128) as u32).max(1),
-        );
-        s.set_params(&p);
+        s.set_params(&crate::smt::query_limit(
+            d.saturating_sub(thread_cpu_time()),
+        ));
     }
     s
 }
@@ -187,7 +180,6 @@ fn predicates(enc: &Encoder, p: &Program, target: &Trace, deadline: Option<Durat
     let skip = points.len().saturating_sub(MAX_REFINED_POINTS);
     let mut seen: HashSet<Bool> = HashSet::new();
     let mut out = Vec::new();
-    let mut projection_budget = PROJECTION_BUDGET;
     for point in points.iter().skip(skip).rev() {
         if thread_cpu_time() >= stop && !out.is_empty() {
             break;
@@ -196,67 +188,82 @@ fn predicates(enc: &Encoder, p: &Program, target: &Trace, deadline: Option<Durat
         let pre = suffix.guard.simplify();
         let mut atoms = Vec::new();
         atoms_of(&pre, &mut atoms);
-        if projection_budget > Duration::ZERO {
-            let t = thread_cpu_time();
-            atoms_of(&project_to_start(&pre), &mut atoms);
-            projection_budget =
-                projection_budget.saturating_sub(thread_cpu_time().saturating_sub(t));
-        }
-        for a in atoms {
-            if seen.insert(a.clone()) && speaks_of_start_only(&a) {
-                out.push(a);
+        for atom in atoms {
+            if !seen.insert(atom.clone()) {
+                continue;
+            }
+            if speaks_of_start_only(&atom) {
+                out.push(atom);
+                continue;
+            }
+            for lifted in lift_ites(&atom) {
+                let mut parts = Vec::new();
+                atoms_of(&lifted, &mut parts);
+                for a in parts {
+                    if seen.insert(a.clone()) && speaks_of_start_only(&a) {
+                        out.push(a);
+                    }
+                }
             }
         }
     }
     out
 }
 
-/// `∃ later values. pre`: the values chosen inside the suffix (fresh results
-/// of calls, nondeterministic values) are eliminated where equalities allow
-/// it (Z3's `qe-light`), so that facts such as "p equals the next heap
-/// object" survive as atoms over the start state. On failure, `pre` itself.
-fn project_to_start(pre: &Bool) -> Bool {
-    let later: Vec<Dynamic> = constants_of(&Dynamic::from_ast(pre))
-        .into_iter()
-        .filter(|c| !Encoder::is_canonical_symbol(&c.decl().name()))
-        .collect();
-    if later.is_empty() {
-        return pre.clone();
-    }
-    let bounds: Vec<&dyn Ast> = later.iter().map(|c| c as &dyn Ast).collect();
-    let goal = Goal::new(false, false, false);
-    goal.assert(&z3::ast::exists_const(&bounds, &[], pre));
-    let tactic = Tactic::new("simplify")
-        .and_then(&Tactic::new("qe-light"))
-        .and_then(&Tactic::new("qe"))
-        .try_for(Duration::from_millis(500));
-    match tactic.apply(&goal, None) {
-        Ok(r) => {
-            let parts: Vec<Bool> = r.list_subgoals().flat_map(|g| g.get_formulas()).collect();
-            Bool::and(&parts)
+/// Versions of `atom` with its `ite` terms resolved either way (up to
+/// [`MAX_LIFTED`] of them): an atom over a value chosen later in the suffix
+/// (`p == ite(alloc_fails, 0, heaptop)`) gives atoms over the start state
+/// (`p == 0`, `p == heaptop`).
+fn lift_ites(atom: &Bool) -> Vec<Bool> {
+    let mut out = vec![atom.clone()];
+    for _ in 0..MAX_LIFTED {
+        let mut next = Vec::new();
+        let mut changed = false;
+        for a in &out {
+            match first_ite(&Dynamic::from_ast(a)) {
+                Some(ite) => {
+                    changed = true;
+                    let ch = ite.children();
+                    for branch in &ch[1..] {
+                        next.push(a.substitute(&[(&ite, branch)]).simplify());
+                    }
+                }
+                None => next.push(a.clone()),
+            }
         }
-        Err(_) => pre.clone(),
+        out = next;
+        if !changed {
+            break;
+        }
     }
+    out
 }
 
-/// The uninterpreted constants of `t`.
-fn constants_of(t: &Dynamic) -> Vec<Dynamic> {
-    let mut seen: HashSet<Dynamic> = HashSet::new();
-    let mut out = Vec::new();
+/// At most this many `ite` terms of one atom are resolved.
+const MAX_LIFTED: usize = 3;
+
+/// An innermost non-Boolean `ite` term of `t` (none inside it), whose
+/// condition speaks of a value chosen later: resolving it first keeps the
+/// comparisons around it.
+fn first_ite(t: &Dynamic) -> Option<Dynamic> {
     let mut stack = vec![t.clone()];
+    let mut seen: HashSet<Dynamic> = HashSet::new();
+    let mut found = None;
     while let Some(x) = stack.pop() {
         if !x.is_app() || !seen.insert(x.clone()) {
             continue;
         }
-        if x.num_children() == 0 {
-            if x.decl().kind() == DeclKind::UNINTERPRETED {
-                out.push(x);
+        if x.decl().kind() == DeclKind::ITE && x.as_bool().is_none() {
+            let later = crate::cpa::predicate::abstraction::symbols_of(&x.children()[0])
+                .iter()
+                .any(|s| !Encoder::is_canonical_symbol(s));
+            if later {
+                found = Some(x.clone());
             }
-        } else {
-            stack.extend(x.children());
         }
+        stack.extend(x.children());
     }
-    out
+    found
 }
 
 /// Whether every constant in `t` is a canonical symbol (and there is one).

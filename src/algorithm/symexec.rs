@@ -14,7 +14,7 @@ use std::time::Duration;
 
 use hashbrown::HashMap;
 use z3::ast::{Bool, BV};
-use z3::{Params, SatResult, Solver};
+use z3::{SatResult, Solver};
 
 use crate::algorithm::sdc::thread_cpu_time;
 use crate::cfa::{LocId, Program};
@@ -146,9 +146,7 @@ fn round<'p>(
     };
     let check = |solver: &Solver, stats: &mut SeStats| -> SatResult {
         if let Some(rem) = remaining(stats) {
-            let mut p = Params::new();
-            p.set_u32("timeout", (rem.as_millis() as u32).max(1));
-            solver.set_params(&p);
+            solver.set_params(&crate::smt::query_limit(rem));
         }
         let t = thread_cpu_time();
         let r = solver.check();

@@ -92,7 +92,7 @@ pub fn verify_labels(
         r.verdict = cg.verdict;
         r.reason = cg.reason;
         r.counterexample = cg.counterexample;
-        if std::env::var_os("MPV_TRACE_CEGAR").is_some() {
+        if cegar::tracing() {
             eprintln!(
                 "cegar: {label}: {:?} {}",
                 r.verdict,

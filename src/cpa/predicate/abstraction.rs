@@ -13,7 +13,7 @@ use std::time::Duration;
 
 use hashbrown::{HashMap, HashSet};
 use z3::ast::{Ast, Bool, Dynamic};
-use z3::{Params, SatResult, Solver};
+use z3::{SatResult, Solver};
 
 use crate::algorithm::sdc::thread_cpu_time;
 
@@ -177,9 +177,7 @@ impl Abstractor {
         if let Some(d) = self.deadline {
             left = left.min(d.saturating_sub(thread_cpu_time()));
         }
-        let mut p = Params::new();
-        p.set_u32("timeout", (left.as_millis() as u32).max(1));
-        self.solver.set_params(&p);
+        self.solver.set_params(&crate::smt::query_limit(left));
         let t = thread_cpu_time();
         let r = self.solver.check_assumptions(assumptions);
         let mut s = self.stats.get();
@@ -219,18 +217,15 @@ impl Abstractor {
         let preds = &key.1;
         let t = thread_cpu_time();
         let r = self.all_sat(formula, preds);
-        if std::env::var_os("MPV_TRACE_CEGAR").is_some() {
+        if crate::algorithm::cegar::tracing() {
             let d = thread_cpu_time().saturating_sub(t);
             if d > Duration::from_millis(300) {
                 eprintln!(
-                    "slow abstraction {:.2}s: {} predicates, {} cubes",
+                    "cegar: slow abstraction {:.2}s: {} predicates, {} cubes",
                     d.as_secs_f64(),
                     preds.len(),
                     r.as_ref().map_or(0, |r| r.cubes.len())
                 );
-                if std::env::var_os("MPV_DUMP").is_some() {
-                    eprintln!("{:?}", preds);
-                }
             }
         }
         self.cache.insert(key, r.clone());
