@@ -69,6 +69,56 @@ pub fn run(args: VerifyArgs) -> Result<ExitCode> {
         cpu: args.time_limit.map(Duration::from_secs_f64),
         max_states: args.max_states,
     };
+    static FINISHING: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(false);
+    if let Some(limit) = limits.cpu {
+        // The analyses poll the limit, but one solver call or one
+        // refinement may overrun it: past a grace period the results are
+        // written as they stand (every property UNKNOWN) and the process ends.
+        let fallback = RunReport {
+            file: args.file.display().to_string(),
+            mpv_version: env!("CARGO_PKG_VERSION").to_string(),
+            analysis: crate::algorithm::verify::ANALYSIS.into(),
+            properties: props
+                .iter()
+                .map(|p| crate::report::PropertyResult {
+                    id: p.id.clone(),
+                    verdict: crate::report::Verdict::Unknown,
+                    reason: Some("timeout (an analysis step overran the time limit)".into()),
+                    relevant: crate::spec::relevance::is_relevant(&program, p),
+                    cpu_s: limit.as_secs_f64(),
+                    counterexample: None,
+                })
+                .collect(),
+            stats: Stats {
+                parse_s: times.parse.as_secs_f64(),
+                cfa_s: times.cfa.as_secs_f64(),
+                ..Stats::default()
+            },
+        };
+        let text = render(&fallback, args.format)?;
+        let output = args.output.clone();
+        let grace = limit.mul_f64(0.1).max(Duration::from_secs(2));
+        let deadline = process_cpu_time() + limit + grace;
+        std::thread::spawn(move || loop {
+            std::thread::sleep(Duration::from_millis(200));
+            if process_cpu_time() >= deadline
+                && !FINISHING.swap(true, std::sync::atomic::Ordering::SeqCst)
+            {
+                match &output {
+                    Some(out) => {
+                        let _ = std::fs::write(out, &text);
+                    }
+                    None => {
+                        use std::io::Write;
+                        let mut o = std::io::stdout().lock();
+                        let _ = o.write_all(text.as_bytes());
+                        let _ = o.flush();
+                    }
+                }
+                std::process::exit(0);
+            }
+        });
+    }
     let (results, work) = verify_labels(&program, &props, limits);
     let report = RunReport {
         file: args.file.display().to_string(),
@@ -88,15 +138,25 @@ pub fn run(args: VerifyArgs) -> Result<ExitCode> {
             solver_s: work.solver_s,
         },
     };
-    let text = match args.format {
-        Format::Text => report.to_text(),
-        Format::Json => {
-            serde_json::to_string(&report).map_err(|e| Error::Other(e.to_string()))? + "\n"
+    let text = render(&report, args.format)?;
+    if FINISHING.swap(true, std::sync::atomic::Ordering::SeqCst) {
+        // The watchdog is writing the timeout result and ends the process.
+        loop {
+            std::thread::park();
         }
-    };
+    }
     match &args.output {
         Some(out) => std::fs::write(out, text).map_err(|e| Error::io(out, e))?,
         None => print!("{text}"),
     }
     Ok(ExitCode::SUCCESS)
+}
+
+fn render(report: &RunReport, format: Format) -> Result<String> {
+    Ok(match format {
+        Format::Text => report.to_text(),
+        Format::Json => {
+            serde_json::to_string(report).map_err(|e| Error::Other(e.to_string()))? + "\n"
+        }
+    })
 }
