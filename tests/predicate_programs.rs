@@ -9,16 +9,16 @@ use mpv::frontend::{parse_file, FrontendOptions};
 use mpv::report::Verdict;
 
 fn cegar(name: &str) -> CegarResult {
-    let path = Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("tests/programs/predicate")
-        .join(name);
-    let p = parse_file(
-        &path,
-        &FrontendOptions {
-            entry: "main".into(),
-        },
+    cegar_at(
+        &Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("tests/programs/predicate")
+            .join(name),
     )
-    .expect("parses");
+}
+
+/// CEGAR alone on the program at `path` (60 s, 50 refinements at most).
+fn cegar_at(path: &Path) -> CegarResult {
+    let p = parse_file(path, &FrontendOptions::default()).expect("parses");
     check_label(
         &p,
         "ERROR",
@@ -105,16 +105,7 @@ fn error_paths_through_unmodelled_kernel_functions_name_the_assumption() {
     // Functions that write through their pointers are never assumed not to.
     let p = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/programs/engine");
     for name in ["extern_write_unknown.c", "memset_unknown.c"] {
-        let prog = parse_file(&p.join(name), &FrontendOptions::default()).expect("parses");
-        let r = check_label(
-            &prog,
-            "ERROR",
-            CegarLimits {
-                cpu: Some(Duration::from_secs(60)),
-                max_states: 1_000_000,
-                max_refinements: 50,
-            },
-        );
+        let r = cegar_at(&p.join(name));
         assert_eq!(r.verdict, Verdict::Unknown, "{name}: {:?}", r.reason);
     }
 }
@@ -137,16 +128,7 @@ fn the_engine_programs_agree_with_symbolic_execution() {
         ("overflow_false.c", Verdict::False),
         ("heap_true.c", Verdict::True),
     ] {
-        let p = parse_file(&dir.join(name), &FrontendOptions::default()).expect("parses");
-        let r = check_label(
-            &p,
-            "ERROR",
-            CegarLimits {
-                cpu: Some(Duration::from_secs(60)),
-                max_states: 1_000_000,
-                max_refinements: 50,
-            },
-        );
+        let r = cegar_at(&dir.join(name));
         assert_eq!(r.verdict, expected, "{name}: {:?}", r.reason);
     }
     // Over-approximated operations never give a verdict they cannot support.
@@ -156,16 +138,7 @@ fn the_engine_programs_agree_with_symbolic_execution() {
         ("kzalloc_unknown.c", Verdict::False),
         ("ptr_cast_unknown.c", Verdict::True),
     ] {
-        let p = parse_file(&dir.join(name), &FrontendOptions::default()).expect("parses");
-        let r = check_label(
-            &p,
-            "ERROR",
-            CegarLimits {
-                cpu: Some(Duration::from_secs(60)),
-                max_states: 1_000_000,
-                max_refinements: 50,
-            },
-        );
+        let r = cegar_at(&dir.join(name));
         assert_ne!(r.verdict, not, "{name}: {:?}", r.reason);
     }
 }

@@ -126,6 +126,36 @@ pub struct TypeTable {
 }
 
 impl TypeTable {
+    /// The common type of two already promoted integer types (the integer
+    /// part of C's usual arithmetic conversions, C11 6.3.1.8); `a` if either
+    /// is not an integer type.
+    pub fn common_integer(&self, a: TypeId, b: TypeId) -> TypeId {
+        let (Type::Int(ka), Type::Int(kb)) = (self.get(a), self.get(b)) else {
+            return a;
+        };
+        let (ka, kb) = (*ka, *kb);
+        if ka == kb {
+            a
+        } else if ka.signed() == kb.signed() {
+            if ka.bits() >= kb.bits() {
+                a
+            } else {
+                b
+            }
+        } else {
+            let (u, s, ku, ks) = if ka.signed() {
+                (b, a, kb, ka)
+            } else {
+                (a, b, ka, kb)
+            };
+            if ku.bits() >= ks.bits() {
+                u
+            } else {
+                s
+            }
+        }
+    }
+
     pub fn new() -> Self {
         Self::default()
     }

@@ -594,30 +594,7 @@ impl Inst<'_> {
 
     fn common(&self, a: TypeId, b: TypeId) -> TypeId {
         let (a, b) = (self.promote(a), self.promote(b));
-        let (Type::Int(ka), Type::Int(kb)) = (self.p.types.get(a), self.p.types.get(b)) else {
-            return a;
-        };
-        let (ka, kb) = (*ka, *kb);
-        if ka == kb {
-            a
-        } else if ka.signed() == kb.signed() {
-            if ka.bits() >= kb.bits() {
-                a
-            } else {
-                b
-            }
-        } else {
-            let (u, s, ku, ks) = if ka.signed() {
-                (b, a, kb, ka)
-            } else {
-                (a, b, ka, kb)
-            };
-            if ku.bits() >= ks.bits() {
-                u
-            } else {
-                s
-            }
-        }
+        self.p.types.common_integer(a, b)
     }
 
     fn convert(&self, e: Expr, to: TypeId) -> Expr {

@@ -141,31 +141,7 @@ impl<'a> Lowerer<'a> {
             (_, Type::Float(_)) => b,
             _ => {
                 let (a, b) = (self.promote(a), self.promote(b));
-                let (Type::Int(ka), Type::Int(kb)) =
-                    (self.p.types.get(a).clone(), self.p.types.get(b).clone())
-                else {
-                    return a;
-                };
-                if ka == kb {
-                    a
-                } else if ka.signed() == kb.signed() {
-                    if ka.bits() >= kb.bits() {
-                        a
-                    } else {
-                        b
-                    }
-                } else {
-                    let (u, s, ku, ks) = if ka.signed() {
-                        (b, a, kb, ka)
-                    } else {
-                        (a, b, ka, kb)
-                    };
-                    if ku.bits() >= ks.bits() {
-                        u
-                    } else {
-                        s
-                    }
-                }
+                self.p.types.common_integer(a, b)
             }
         }
     }
