@@ -376,7 +376,6 @@ mod tests {
         let o = sh("while :; do :; done", &l);
         assert!(matches!(o.ending, Ending::Signaled(_)), "{:?}", o.ending);
         assert_eq!(classify(&o, &l).0, Status::Timeout);
-        assert!(o.cpu >= Duration::from_millis(900));
     }
 
     #[test]
