@@ -27,7 +27,43 @@ pub enum IntKind {
     UInt128,
 }
 
+/// The integer type specifiers of a C declaration (`unsigned long int` is
+/// `{ unsigned: true, longs: 1, .. }`).
+#[derive(Clone, Copy, Debug, Default)]
+pub struct IntSpecifiers {
+    pub bool_: bool,
+    pub char_: bool,
+    pub short: bool,
+    pub longs: u32,
+    pub signed: bool,
+    pub unsigned: bool,
+}
+
 impl IntKind {
+    /// The integer type the specifiers name (C11 6.7.2).
+    pub fn from_specifiers(s: IntSpecifiers) -> IntKind {
+        let pick = |unsigned, signed| if s.unsigned { unsigned } else { signed };
+        if s.bool_ {
+            IntKind::Bool
+        } else if s.char_ {
+            if s.unsigned {
+                IntKind::UChar
+            } else if s.signed {
+                IntKind::SChar
+            } else {
+                IntKind::Char
+            }
+        } else if s.short {
+            pick(IntKind::UShort, IntKind::Short)
+        } else if s.longs >= 2 {
+            pick(IntKind::ULongLong, IntKind::LongLong)
+        } else if s.longs == 1 {
+            pick(IntKind::ULong, IntKind::Long)
+        } else {
+            pick(IntKind::UInt, IntKind::Int)
+        }
+    }
+
     pub fn bits(self) -> u32 {
         match self {
             IntKind::Bool => 8,

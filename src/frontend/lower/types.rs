@@ -123,45 +123,22 @@ impl<'a> Lowerer<'a> {
         if let Some(t) = named {
             return Ok(t);
         }
-        let kind = if bool_ {
-            IntKind::Bool
-        } else if float {
+        let kind = if float {
             return Ok(self.p.types.intern(Type::Float(32)));
         } else if double {
             return Ok(self
                 .p
                 .types
                 .intern(Type::Float(if longs > 0 { 128 } else { 64 })));
-        } else if char_ {
-            if unsigned {
-                IntKind::UChar
-            } else if signed {
-                IntKind::SChar
-            } else {
-                IntKind::Char
-            }
-        } else if short {
-            if unsigned {
-                IntKind::UShort
-            } else {
-                IntKind::Short
-            }
-        } else if longs == 1 {
-            if unsigned {
-                IntKind::ULong
-            } else {
-                IntKind::Long
-            }
-        } else if longs >= 2 {
-            if unsigned {
-                IntKind::ULongLong
-            } else {
-                IntKind::LongLong
-            }
-        } else if unsigned {
-            IntKind::UInt
         } else {
-            IntKind::Int
+            IntKind::from_specifiers(crate::ir::types::IntSpecifiers {
+                bool_,
+                char_,
+                short,
+                longs,
+                signed,
+                unsigned,
+            })
         };
         Ok(self.p.types.int(kind))
     }

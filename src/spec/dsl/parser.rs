@@ -466,39 +466,14 @@ impl Parser {
                 && self.toks[start..self.i]
                     .iter()
                     .any(|t| t.tok == Tok::Ident("signed".into()));
-            let k = if bool_ {
-                IntKind::Bool
-            } else if char_ {
-                if unsigned {
-                    IntKind::UChar
-                } else if signed_char {
-                    IntKind::SChar
-                } else {
-                    IntKind::Char
-                }
-            } else if short {
-                if unsigned {
-                    IntKind::UShort
-                } else {
-                    IntKind::Short
-                }
-            } else if long >= 2 {
-                if unsigned {
-                    IntKind::ULongLong
-                } else {
-                    IntKind::LongLong
-                }
-            } else if long == 1 {
-                if unsigned {
-                    IntKind::ULong
-                } else {
-                    IntKind::Long
-                }
-            } else if unsigned {
-                IntKind::UInt
-            } else {
-                IntKind::Int
-            };
+            let k = IntKind::from_specifiers(crate::ir::types::IntSpecifiers {
+                bool_,
+                char_,
+                short,
+                longs: long,
+                signed: signed_char,
+                unsigned,
+            });
             CType::Int(k)
         };
         let mut t = base;
