@@ -78,6 +78,25 @@ pub struct Counts {
 }
 
 impl Counts {
+    /// The table columns after the name, in header order.
+    fn cells(&self) -> Vec<String> {
+        [
+            self.tasks,
+            self.verdicts[0],
+            self.verdicts[1],
+            self.verdicts[2],
+            self.correct_true,
+            self.correct_false,
+            self.wrong_true,
+            self.wrong_false,
+            self.unconfirmed,
+        ]
+        .iter()
+        .map(usize::to_string)
+        .chain(std::iter::once(self.score.to_string()))
+        .collect()
+    }
+
     fn add(&mut self, j: &Judgement) {
         let i = match j.verdict.as_str() {
             "true" => 0,
@@ -321,22 +340,7 @@ impl Report {
         ];
         let row = |name: &str, c: &Counts| {
             let mut v = vec![name.to_string()];
-            v.extend(
-                [
-                    c.tasks,
-                    c.verdicts[0],
-                    c.verdicts[1],
-                    c.verdicts[2],
-                    c.correct_true,
-                    c.correct_false,
-                    c.wrong_true,
-                    c.wrong_false,
-                    c.unconfirmed,
-                ]
-                .iter()
-                .map(usize::to_string),
-            );
-            v.push(c.score.to_string());
+            v.extend(c.cells());
             v
         };
         for (title, first, map) in [("per set", "set", &sets), ("per rule", "rule", &rules)] {
@@ -515,21 +519,7 @@ fn csv(
         .chain(rules.iter().map(|(k, c)| ("rule", k.as_str(), c)))
         .chain(std::iter::once(("total", "", total)));
     for (section, name, c) in rows {
-        let _ = writeln!(
-            out,
-            "{section},{},{},{},{},{},{},{},{},{},{},{}",
-            quote(name),
-            c.tasks,
-            c.verdicts[0],
-            c.verdicts[1],
-            c.verdicts[2],
-            c.correct_true,
-            c.correct_false,
-            c.wrong_true,
-            c.wrong_false,
-            c.unconfirmed,
-            c.score
-        );
+        let _ = writeln!(out, "{section},{},{}", quote(name), c.cells().join(","));
     }
     out
 }
