@@ -42,8 +42,9 @@ use z3::Sort;
 
 pub mod step;
 
-/// Z3 resource units per second of solver time, roughly (measured on this
-/// project's machines for the queries mpv makes).
+/// Z3 resource units per second of solver time: a rough, uncalibrated
+/// figure. A query's budget is therefore approximate; the analyses' own
+/// deadline polling and `mpv verify`'s watchdog enforce the time limit.
 const RLIMIT_PER_SECOND: f64 = 4_000_000.0;
 
 /// Solver parameters that bound one query by about `budget` of CPU time.
