@@ -129,6 +129,16 @@ impl<S: Clone + PartialEq, P: Clone> Reached<S, P> {
         }
     }
 
+    /// Applies `f` to the precision of every state in the waitlist (the
+    /// `disable` of Alg. 2 of paper 002).
+    pub fn adjust_waitlist_precisions(&mut self, mut f: impl FnMut(&mut P)) {
+        for (n, queued) in self.queued.iter().enumerate() {
+            if *queued {
+                f(&mut self.nodes[n].precision);
+            }
+        }
+    }
+
     /// The steps from the root to node `n`.
     pub fn path_to(&self, mut n: usize) -> Vec<(usize, Step)> {
         let mut path = Vec::new();

@@ -3,6 +3,7 @@
 
 pub mod cegar;
 pub mod cpa_algorithm;
+pub mod loom_analysis;
 pub mod reachability;
 pub mod refine;
 pub mod sdc;

@@ -1,7 +1,7 @@
-//! Reachability of the properties' error locations under the explicit-value
-//! abstraction: the CPA algorithm over location × call stack × constant
-//! values of integer variables, all properties in one run, continuing after
-//! each target.
+//! Reachability of the properties' error states under the explicit-value
+//! abstraction: the CPA algorithm over the LOOM composite (location × call
+//! stack × specification automata) with constant values of integer
+//! variables, all properties in one run, continuing after each target.
 //!
 //! The abstraction over-approximates every execution, so a target location
 //! that is not reached proves its property (TRUE). A reached one proves
@@ -14,10 +14,13 @@ use std::time::Duration;
 use crate::algorithm::cpa_algorithm::{run, Outcome, Reached, WaitlistOrder};
 use crate::algorithm::sdc::thread_cpu_time;
 use crate::cfa::Program;
-use crate::cpa::composite::CompositeCpa;
+use crate::cpa::composite::MergePolicy;
+use crate::cpa::loom::{LoomCpa, LoomGoal, LoomPrecision, LoomProperty};
 use crate::cpa::value::ValueCpa;
+use crate::cpa::Cpa;
 use crate::report::{PropertyResult, Verdict};
-use crate::spec::{relevance, Goal, Property};
+use crate::spec::bound::BoundAutomaton;
+use crate::spec::{relevance, Goal, Property, PropertyId, PropertySet};
 
 /// Limits of one reachability run.
 #[derive(Clone, Copy, Debug)]
@@ -37,84 +40,173 @@ pub struct RunStats {
 }
 
 pub const REACHABLE: &str =
-    "error location reachable under the explicit-value abstraction; deciding it needs the predicate analysis, which this build does not have";
+    "error reachable under the explicit-value abstraction (the predicate analysis decides it)";
 
-/// Decides what reachability under explicit values can decide for each property.
+pub const UNREACHABLE: &str = "error unreachable under the explicit-value abstraction";
+
+/// What one exploration under explicit values found.
+#[derive(Clone, Debug, Default)]
+pub struct Exploration {
+    /// Properties whose error state or location was reached.
+    pub hit: PropertySet,
+    /// Whether the fixed point was reached (no limit stopped it): every
+    /// enabled property not in `hit` is then proved.
+    pub complete: bool,
+    /// Whether the state limit (not the time limit) stopped it.
+    pub state_limit: bool,
+    pub stats: RunStats,
+    /// Automaton transitions taken per property id.
+    pub transitions_taken: Vec<u64>,
+}
+
+/// Explores the LOOM composite of `automata` under explicit values with
+/// the `enabled` properties, continuing after each target; a property is
+/// disabled once its error is reached.
+pub fn explore(
+    program: &Program,
+    automata: &[BoundAutomaton],
+    properties: &[LoomProperty],
+    enabled: &PropertySet,
+    limits: Limits,
+) -> Exploration {
+    let started = thread_cpu_time();
+    let mut out = Exploration::default();
+    let cpa = LoomCpa::new(
+        program,
+        automata,
+        properties.to_vec(),
+        ValueCpa::new(program),
+        MergePolicy::LoopHeads,
+    );
+    let start = program.start.expect("a program has a start");
+    let mut open = enabled.clone();
+    let mut reached = Reached::new(
+        &cpa,
+        cpa.initial_state(start),
+        LoomPrecision {
+            enabled: open.clone(),
+            data: (),
+        },
+        WaitlistOrder::DepthFirst,
+    );
+    let mut polls = 0u32;
+    loop {
+        let mut interrupt = |size: usize| {
+            polls += 1;
+            size > limits.max_states
+                || (polls.is_multiple_of(64)
+                    && limits
+                        .cpu
+                        .is_some_and(|c| thread_cpu_time().saturating_sub(started) >= c))
+        };
+        match run(
+            &cpa,
+            &mut reached,
+            &mut out.stats.transitions,
+            &mut interrupt,
+        ) {
+            Outcome::Target(n) => {
+                let v: PropertySet = reached.nodes[n]
+                    .state
+                    .violated
+                    .iter()
+                    .filter(|p| open.contains(*p))
+                    .collect();
+                for p in v.iter() {
+                    out.hit.insert(p);
+                }
+                open = open.difference(&v);
+                reached.adjust_waitlist_precisions(|pr| pr.enabled = pr.enabled.difference(&v));
+                if open.is_empty() {
+                    break;
+                }
+            }
+            Outcome::Done => {
+                out.complete = true;
+                break;
+            }
+            Outcome::Interrupted => {
+                out.state_limit = reached.nodes.len() > limits.max_states;
+                break;
+            }
+        }
+    }
+    if open.is_empty() {
+        // Every enabled property was hit: nothing is left to prove.
+        out.complete = true;
+    }
+    out.stats.states = reached.nodes.len();
+    out.stats.cpu = thread_cpu_time().saturating_sub(started);
+    out.transitions_taken = cpa.transitions_taken.borrow().clone();
+    out
+}
+
+/// Decides what reachability under explicit values can decide for each
+/// label property.
 pub fn check(
     program: &Program,
     properties: &[Property],
     limits: Limits,
 ) -> (Vec<PropertyResult>, RunStats) {
-    let started = thread_cpu_time();
     let relevant: Vec<bool> = properties
         .iter()
         .map(|p| relevance::is_relevant(program, p))
         .collect();
-    let labels: Vec<String> = properties
+    let loom: Vec<LoomProperty> = properties
         .iter()
         .zip(&relevant)
-        .filter_map(|(p, r)| match (&p.goal, r) {
-            (Goal::Label(l), true) => Some(l.clone()),
+        .enumerate()
+        .filter_map(|(i, (p, r))| match (&p.goal, r) {
+            (Goal::Label(l), true) => Some(LoomProperty {
+                id: PropertyId(i as u32),
+                goal: LoomGoal::Label(l.clone()),
+            }),
             _ => None,
         })
         .collect();
-    let mut hit = vec![false; properties.len()];
-    let mut stats = RunStats::default();
-    let mut interrupted = false;
-    if !labels.is_empty() {
-        let cpa = CompositeCpa::new(program, ValueCpa::new(program), labels);
-        let start = program.start.expect("a program has a start");
-        let mut reached = Reached::start(&cpa, start, WaitlistOrder::DepthFirst);
-        let mut polls = 0u32;
-        loop {
-            let mut interrupt = |size: usize| {
-                polls += 1;
-                if size > limits.max_states {
-                    return true;
-                }
-                polls.is_multiple_of(64)
-                    && limits
-                        .cpu
-                        .is_some_and(|c| thread_cpu_time().saturating_sub(started) >= c)
-            };
-            match run(&cpa, &mut reached, &mut stats.transitions, &mut interrupt) {
-                Outcome::Target(n) => {
-                    let loc = program.loc(reached.nodes[n].state.loc);
-                    for (i, p) in properties.iter().enumerate() {
-                        if matches!(&p.goal, Goal::Label(l) if loc.labels.contains(l)) {
-                            hit[i] = true;
-                        }
-                    }
-                    if reached.nodes.len() > limits.max_states {
-                        interrupted = true;
-                        break;
-                    }
-                }
-                Outcome::Done => break,
-                Outcome::Interrupted => {
-                    interrupted = true;
-                    break;
-                }
-            }
+    let enabled: PropertySet = loom.iter().map(|p| p.id).collect();
+    let ex = if loom.is_empty() {
+        Exploration {
+            complete: true,
+            ..Exploration::default()
         }
-        stats.states = reached.nodes.len();
-    }
-    stats.cpu = thread_cpu_time().saturating_sub(started);
+    } else {
+        explore(program, &[], &loom, &enabled, limits)
+    };
+    let stats = ex.stats;
     let results = properties
         .iter()
         .enumerate()
         .map(|(i, p)| {
+            let hit = ex.hit.contains(PropertyId(i as u32));
             let (verdict, reason) = match (&p.goal, relevant[i]) {
-                (_, false) => (Verdict::True, Some("irrelevant: no CFA edge matches the property".to_string())),
-                (Goal::Call(_), true) => (Verdict::Unknown, Some("call properties need the specification analysis, which this build does not have".into())),
-                (Goal::Label(_), true) if hit[i] => (Verdict::Unknown, Some(REACHABLE.into())),
-                (Goal::Label(_), true) if interrupted => {
-                    let why = if limits.cpu.is_some_and(|c| stats.cpu >= c) { "timeout" } else { "state limit of the reachability analysis" };
+                (_, false) => (
+                    Verdict::True,
+                    Some("irrelevant: no CFA edge matches the property".to_string()),
+                ),
+                (Goal::Call(_) | Goal::Rule { .. }, true) => (
+                    Verdict::Unknown,
+                    Some("only label properties are checked here".into()),
+                ),
+                (Goal::Label(_), true) if hit => (Verdict::Unknown, Some(REACHABLE.into())),
+                (Goal::Label(_), true) if !ex.complete => {
+                    let why = if ex.state_limit {
+                        "state limit of the reachability analysis"
+                    } else {
+                        "timeout"
+                    };
                     (Verdict::Unknown, Some(why.into()))
                 }
-                (Goal::Label(_), true) => (Verdict::True, Some("error location unreachable under the explicit-value abstraction".into())),
+                (Goal::Label(_), true) => (Verdict::True, Some(UNREACHABLE.into())),
             };
-            PropertyResult { id: p.id.clone(), verdict, reason, relevant: relevant[i], cpu_s: stats.cpu.as_secs_f64(), counterexample: None }
+            PropertyResult {
+                id: p.id.clone(),
+                verdict,
+                reason,
+                relevant: relevant[i],
+                cpu_s: stats.cpu.as_secs_f64(),
+                counterexample: None,
+            }
         })
         .collect();
     (results, stats)

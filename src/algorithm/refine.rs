@@ -126,8 +126,8 @@ fn concrete_path_under(
     let solver = solver_with_deadline(deadline);
     let mut steps = Vec::new();
     let mut first_inexact = None;
-    for (_, step) in path {
-        let Some(t) = transition(p, *step) else {
+    for (node, _) in path {
+        let Some(t) = transition(p, node) else {
             return PathCheck::Imprecise(None);
         };
         let (c, v) = apply(enc, &mut st, &t, p);

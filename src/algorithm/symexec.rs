@@ -224,7 +224,7 @@ fn round<'p>(
                 complete = false;
                 break;
             }
-            let ts = cpa.transitions(&cs);
+            let ts = crate::cpa::composite::control_transitions(program, cs.loc, &cs.stack);
             if ts.is_empty() {
                 break;
             }

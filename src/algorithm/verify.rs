@@ -1,37 +1,57 @@
-//! The verification pipeline for error-label properties, from cheap to
-//! precise:
-//! 1. reachability under explicit values ([`super::reachability`]), with a
-//!    fifth of the time: an unreachable error location is TRUE;
-//! 2. predicate abstraction with CEGAR ([`super::cegar`]) with the time left:
-//!    TRUE, FALSE with a counterexample, or UNKNOWN;
-//! 3. bounded symbolic execution ([`super::symexec`]) where CEGAR gave up for
-//!    a reason other than time (imprecise refinement, over-approximated
-//!    error path) and time is left.
+//! The verification driver: one run of `mpv verify` over a set of
+//! properties (error labels of SV-COMP property files and the properties of
+//! specification automata), decomposed by the SDC loop under a strategy or
+//! verified one by one (`baseline`). Each run of the analysis is a
+//! [`LoomAnalysis`] (explicit values, then predicate abstraction with CEGAR
+//! over the LOOM composite). Label properties the predicate analysis gave
+//! up on for another reason than time get a last try by bounded symbolic
+//! execution ([`super::symexec`]) with the time left.
 
+use std::collections::BTreeSet;
 use std::time::Duration;
 
-use crate::algorithm::cegar::{self, CegarLimits};
-use crate::algorithm::reachability::{self, Limits};
-use crate::algorithm::sdc::thread_cpu_time;
+use serde::Serialize;
+
+use crate::algorithm::loom_analysis::LoomAnalysis;
+use crate::algorithm::sdc::{
+    self, thread_cpu_time, CpuClock, Outcome, Strategy, StrategyConfig, UnknownReason,
+};
 use crate::algorithm::symexec;
 use crate::cfa::Program;
+use crate::cpa::loom::{LoomGoal, LoomProperty};
 use crate::report::{PropertyResult, Verdict};
-use crate::spec::{Goal, Property};
+use crate::spec::bound::BoundAutomaton;
+use crate::spec::{relevance, Goal, Property, PropertyId};
 
-pub const ANALYSIS: &str = "reachability under explicit values, then predicate abstraction with large-block encoding and CEGAR (Z3 bit-vectors), then bounded symbolic execution";
+pub const ANALYSIS: &str = "LOOM weaving of the specification automata; per partition: reachability under explicit values, then predicate abstraction with large-block encoding and CEGAR (Z3 bit-vectors); bounded symbolic execution for label properties the predicate analysis gave up on";
 
-/// Share of the time limit for the explicit-value stage.
-const REACHABILITY_SHARE: f64 = 0.2;
+/// How the property set is decomposed.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Mode {
+    /// The SDC loop with a strategy.
+    Sdc(Strategy),
+    /// Every property in its own analysis (the paper's BL).
+    Baseline,
+}
 
-#[derive(Clone, Copy, Debug)]
+impl Mode {
+    pub fn name(&self) -> String {
+        match self {
+            Mode::Baseline => "baseline".into(),
+            Mode::Sdc(s) => format!("{s:?}").to_lowercase(),
+        }
+    }
+}
+
+#[derive(Clone, Debug)]
 pub struct VerifyLimits {
     /// Analysis CPU time for all properties together.
     pub cpu: Option<Duration>,
-    /// Reached states per analysis run.
-    pub max_states: usize,
+    /// Budgets of the strategies.
+    pub config: StrategyConfig,
 }
 
-/// What the analyses did, summed over stages and properties.
+/// What the analyses did, summed over partitions.
 #[derive(Clone, Debug, Default)]
 pub struct Work {
     pub cpu: Duration,
@@ -42,77 +62,199 @@ pub struct Work {
     pub solver_s: f64,
 }
 
-/// One result per property (in order).
-pub fn verify_labels(
+/// One analysis run on a partition, for the report.
+#[derive(Clone, Debug, Serialize)]
+pub struct PartitionReport {
+    pub properties: Vec<String>,
+    /// The run's CPU budget in seconds (`null`: unlimited).
+    pub budget_s: Option<f64>,
+    pub spent_s: f64,
+    pub refinements: u64,
+    pub transitions: u64,
+    /// Whether the run reached its fixed point.
+    pub finished: bool,
+}
+
+pub struct Verification {
+    pub results: Vec<PropertyResult>,
+    pub work: Work,
+    pub partitions: Vec<PartitionReport>,
+}
+
+/// A property of a bound automaton, as an mpv [`Property`] (for reports).
+pub fn automaton_property(b: &BoundAutomaton, automaton: usize, property: usize) -> Property {
+    let a = &b.automaton;
+    let sp = &a.properties[property];
+    Property {
+        id: sp.id.clone(),
+        description: sp.description.clone(),
+        goal: Goal::Rule {
+            automaton,
+            property,
+        },
+        entry: None,
+        origin: a.origin.clone(),
+    }
+}
+
+/// One result per property of `props` (in order). Rule properties refer to
+/// `automata` (bound to `program`).
+pub fn verify(
     program: &Program,
+    automata: &[BoundAutomaton],
     props: &[Property],
-    limits: VerifyLimits,
-) -> (Vec<PropertyResult>, Work) {
+    mode: Mode,
+    limits: &VerifyLimits,
+) -> Verification {
     let t0 = thread_cpu_time();
+    let mut results: Vec<PropertyResult> = props
+        .iter()
+        .map(|p| PropertyResult {
+            id: p.id.clone(),
+            verdict: Verdict::Unknown,
+            reason: None,
+            relevant: syntactic_relevance(program, automata, p),
+            cpu_s: 0.0,
+            counterexample: None,
+        })
+        .collect();
+    // Properties the LOOM analysis checks, with their index in `props`.
+    let mut loom = Vec::new();
+    let mut index = Vec::new();
+    let mut names = Vec::new();
+    for (i, p) in props.iter().enumerate() {
+        let goal = match &p.goal {
+            Goal::Label(l) => LoomGoal::Label(l.clone()),
+            Goal::Rule {
+                automaton,
+                property,
+            } => LoomGoal::Automaton {
+                automaton: *automaton,
+                property: *property,
+            },
+            Goal::Call(f) => {
+                results[i].reason = Some(format!("`G ! call({f}())` properties are not supported; write the rule as a specification automaton (properties/README.md)"));
+                continue;
+            }
+        };
+        loom.push(LoomProperty {
+            id: PropertyId(loom.len() as u32),
+            goal,
+        });
+        index.push(i);
+        names.push(p.id.clone());
+    }
+    let ids: BTreeSet<PropertyId> = loom.iter().map(|p| p.id).collect();
+    let mut analysis = LoomAnalysis::new(program, automata, loom.clone(), names.clone());
+    let clock = CpuClock;
+    let sdc_result = match mode {
+        Mode::Baseline => sdc::baseline(&mut analysis, &ids, limits.cpu, &clock),
+        Mode::Sdc(s) => sdc::sdc(
+            &mut analysis,
+            &ids,
+            s,
+            limits.config.clone(),
+            limits.cpu,
+            &clock,
+        ),
+    };
+    let mut work = Work {
+        states: analysis.work.states,
+        transitions: analysis.work.transitions,
+        refinements: analysis.work.refinements,
+        solver_calls: analysis.work.solver_calls,
+        solver_s: analysis.work.solver_s,
+        ..Work::default()
+    };
+    let partitions: Vec<PartitionReport> = sdc_result
+        .partitions
+        .iter()
+        .map(|r| PartitionReport {
+            properties: r
+                .properties
+                .iter()
+                .map(|p| names[p.0 as usize].clone())
+                .collect(),
+            budget_s: r.budget.cpu.map(|d| d.as_secs_f64()),
+            spent_s: r.spent.as_secs_f64(),
+            refinements: r.refinements,
+            transitions: r.transitions,
+            finished: r.finished,
+        })
+        .collect();
+    for (k, &i) in index.iter().enumerate() {
+        let id = PropertyId(k as u32);
+        let r = &mut results[i];
+        r.cpu_s = sdc_result
+            .partitions
+            .iter()
+            .filter(|run| run.properties.contains(&id))
+            .map(|run| run.spent.as_secs_f64())
+            .sum();
+        r.relevant |= sdc_result.relevant.contains(&id);
+        match sdc_result.outcomes.get(&id) {
+            Some(Outcome::Satisfied) => {
+                r.verdict = Verdict::True;
+                r.reason = Some(
+                    "no error state reachable (fixed point of a sound over-approximation)".into(),
+                );
+            }
+            Some(Outcome::Violated(cex)) => {
+                r.verdict = Verdict::False;
+                r.counterexample = Some(cex.clone());
+            }
+            Some(Outcome::Unknown(why)) => {
+                r.reason = Some(why.to_string());
+            }
+            None => r.reason = Some("timeout".into()),
+        }
+    }
+    // Symbolic execution for label properties the predicate analysis could
+    // not decide (not for lack of time).
     let left = || {
         limits
             .cpu
             .map(|c| c.saturating_sub(thread_cpu_time().saturating_sub(t0)))
     };
-    let (mut results, rs) = reachability::check(
-        program,
-        props,
-        Limits {
-            cpu: limits.cpu.map(|c| c.mul_f64(REACHABILITY_SHARE)),
-            max_states: limits.max_states.min(200_000),
-        },
-    );
-    let mut work = Work {
-        states: rs.states,
-        transitions: rs.transitions,
-        ..Work::default()
-    };
-    for (r, p) in results.iter_mut().zip(props) {
-        let Goal::Label(label) = &p.goal else {
+    for (k, &i) in index.iter().enumerate() {
+        let Goal::Label(label) = &props[i].goal else {
             continue;
         };
-        if r.verdict != Verdict::Unknown || !r.relevant {
+        let analysis_gave_up = matches!(
+            sdc_result.outcomes.get(&PropertyId(k as u32)),
+            Some(Outcome::Unknown(UnknownReason::Analysis(_)))
+        );
+        if !analysis_gave_up || left().is_some_and(|l| l.is_zero()) {
             continue;
         }
-        let cg = cegar::check_label(
-            program,
-            label,
-            CegarLimits {
-                cpu: left(),
-                max_states: limits.max_states,
-                max_refinements: 200,
-            },
-        );
-        work.states = work.states.max(cg.stats.states);
-        work.transitions += cg.stats.transitions;
-        work.refinements += cg.stats.refinements;
-        work.solver_calls += cg.stats.solver_calls;
-        work.solver_s += cg.stats.solver_s;
-        r.cpu_s += cg.stats.cpu.as_secs_f64();
-        r.verdict = cg.verdict;
-        r.reason = cg.reason;
-        r.counterexample = cg.counterexample;
-        if cegar::tracing() {
-            eprintln!(
-                "cegar: {label}: {:?} {}",
-                r.verdict,
-                r.reason.as_deref().unwrap_or("")
-            );
-        }
-        let timed_out = r.reason.as_deref() == Some(cegar::TIMEOUT);
-        if r.verdict == Verdict::Unknown && !timed_out && left().is_none_or(|l| !l.is_zero()) {
-            let se = symexec::check_label(program, label, left());
-            work.transitions += se.stats.transitions;
-            work.solver_calls += se.stats.solver_calls;
-            work.solver_s += se.stats.solver_s;
-            r.cpu_s += se.stats.cpu.as_secs_f64();
-            if se.verdict != Verdict::Unknown {
-                r.verdict = se.verdict;
-                r.reason = se.reason;
-                r.counterexample = se.counterexample;
-            }
+        let se = symexec::check_label(program, label, left());
+        work.transitions += se.stats.transitions;
+        work.solver_calls += se.stats.solver_calls;
+        work.solver_s += se.stats.solver_s;
+        let r = &mut results[i];
+        r.cpu_s += se.stats.cpu.as_secs_f64();
+        if se.verdict != Verdict::Unknown {
+            r.verdict = se.verdict;
+            r.reason = se.reason;
+            r.counterexample = se.counterexample;
         }
     }
     work.cpu = thread_cpu_time().saturating_sub(t0);
-    (results, work)
+    Verification {
+        results,
+        work,
+        partitions,
+    }
+}
+
+/// Whether a property can be affected by the program at all (syntactically).
+fn syntactic_relevance(program: &Program, automata: &[BoundAutomaton], p: &Property) -> bool {
+    match &p.goal {
+        Goal::Rule {
+            automaton,
+            property,
+        } => relevance::automaton_relevance(program, &automata[*automaton].automaton)
+            .contains(PropertyId(*property as u32)),
+        _ => relevance::is_relevant(program, p),
+    }
 }

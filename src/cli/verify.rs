@@ -1,14 +1,17 @@
-//! `mpv verify`: verify a module against properties and print one result per property.
+//! `mpv verify`: verify a module against a set of properties (rules, SV-COMP
+//! property files, `.spc` automata) under a decomposition strategy and print
+//! one result per property.
 
 use std::path::PathBuf;
 use std::process::ExitCode;
 use std::time::Duration;
 
-use crate::algorithm::sdc::process_cpu_time;
-use crate::algorithm::verify::{verify_labels, VerifyLimits};
+use crate::algorithm::sdc::{process_cpu_time, RefinementRule, Strategy, StrategyConfig};
+use crate::algorithm::verify::{automaton_property, verify, Mode, VerifyLimits, ANALYSIS};
 use crate::frontend::{parse_file_timed, FrontendOptions};
 use crate::report::{peak_rss_mb, RunReport, Stats};
-use crate::spec::{prp, Property};
+use crate::spec::automaton::SpecAutomaton;
+use crate::spec::{library, prp, Property};
 use crate::{Error, Result};
 
 #[derive(Clone, Copy, clap::ValueEnum)]
@@ -17,25 +20,58 @@ enum Format {
     Json,
 }
 
+#[derive(Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+enum StrategyArg {
+    /// Every property in its own analysis.
+    Baseline,
+    S0,
+    S1,
+    S2,
+    S3,
+    S4,
+}
+
 #[derive(clap::Args)]
 pub struct VerifyArgs {
     /// The C module (an LDV-prepared `.c` or `.i` file).
     file: PathBuf,
-    /// SV-COMP property file (`G ! label(L)`, `G ! call(f())`); repeatable.
-    #[arg(long = "prp", required = true)]
+    /// Rule file (`.spec`) or directory of rule files; repeatable.
+    #[arg(long = "properties")]
+    properties: Vec<PathBuf>,
+    /// Also check the bundled rule library (the default when no property
+    /// is given at all).
+    #[arg(long)]
+    library: bool,
+    /// SV-COMP property file (`G ! label(L)`); repeatable.
+    #[arg(long = "prp")]
     prp: Vec<PathBuf>,
+    /// CPAchecker specification automaton (`.spc`); repeatable.
+    #[arg(long = "spc")]
+    spc: Vec<PathBuf>,
     /// Only these property ids (comma-separated).
     #[arg(long, value_delimiter = ',')]
     select: Vec<String>,
     /// The entry function (default: the one the property file names, else `main`).
     #[arg(long)]
     entry: Option<String>,
+    /// How the property set is decomposed: the SDC strategies of the
+    /// FSE'16 paper, or `baseline` (one analysis per property).
+    #[arg(long, value_enum, default_value = "s4")]
+    strategy: StrategyArg,
     /// CPU-time limit of the analysis in seconds; open properties end UNKNOWN (timeout).
     #[arg(long)]
     time_limit: Option<f64>,
-    /// Bound on reached states of the reachability analysis.
-    #[arg(long, default_value_t = 1_000_000)]
-    max_states: usize,
+    /// CPU budget in seconds of a strategy's first phase (the paper's
+    /// β_900). Default: the time limit divided by the number of
+    /// properties (the paper's 900 s per 15 min per property), else 900.
+    #[arg(long)]
+    phase_budget: Option<f64>,
+    /// S2/S4 refinement rule: drop a property after this many refinements...
+    #[arg(long, default_value_t = 10)]
+    refinement_min: u64,
+    /// ...when it has this many times the refinements of every other one.
+    #[arg(long, default_value_t = 2)]
+    refinement_factor: u64,
     #[arg(long, value_enum, default_value = "text")]
     format: Format,
     /// Write the result to this file instead of standard output.
@@ -43,58 +79,126 @@ pub struct VerifyArgs {
     output: Option<PathBuf>,
 }
 
-pub fn run(args: VerifyArgs) -> Result<ExitCode> {
-    let t0 = process_cpu_time();
+/// The properties to check: SV-COMP files, rule files and `.spc` automata
+/// (the bundled library when none is given), filtered by `--select`.
+fn load_properties(args: &VerifyArgs) -> Result<(Vec<Property>, Vec<SpecAutomaton>)> {
     let mut props: Vec<Property> = Vec::new();
     for p in &args.prp {
         props.extend(prp::load(p)?);
     }
+    let mut automata: Vec<SpecAutomaton> = Vec::new();
+    for p in args.properties.iter().chain(&args.spc) {
+        automata.extend(library::load(p)?);
+    }
+    let nothing_given = args.prp.is_empty() && args.properties.is_empty() && args.spc.is_empty();
+    if args.library || nothing_given {
+        automata.extend(library::bundled()?);
+    }
     if !args.select.is_empty() {
+        let rule_ids = automata
+            .iter()
+            .flat_map(|a| a.properties.iter().map(|p| &p.id));
+        let known: Vec<&String> = props.iter().map(|p| &p.id).chain(rule_ids).collect();
         for id in &args.select {
-            if !props.iter().any(|p| &p.id == id) {
+            if !known.contains(&id) {
                 return Err(Error::Usage(format!(
-                    "--select: no property `{id}` in the given property files"
+                    "--select: no property `{id}` among the given properties"
                 )));
             }
         }
         props.retain(|p| args.select.contains(&p.id));
+        automata.retain(|a| a.properties.iter().any(|p| args.select.contains(&p.id)));
     }
+    let mut seen = std::collections::HashSet::new();
+    for id in props.iter().map(|p| &p.id).chain(
+        automata
+            .iter()
+            .flat_map(|a| a.properties.iter().map(|p| &p.id)),
+    ) {
+        if !seen.insert(id.clone()) {
+            return Err(Error::Usage(format!(
+                "property `{id}` is given twice; use --select to pick one"
+            )));
+        }
+    }
+    Ok((props, automata))
+}
+
+pub fn run(args: VerifyArgs) -> Result<ExitCode> {
+    let t0 = process_cpu_time();
+    let (mut props, automata) = load_properties(&args)?;
     let entry = args
         .entry
         .clone()
         .or_else(|| props.iter().find_map(|p| p.entry.clone()))
         .unwrap_or_else(|| "main".into());
-    let (program, times) = parse_file_timed(&args.file, &FrontendOptions { entry })?;
+    let (mut program, times) = parse_file_timed(&args.file, &FrontendOptions { entry })?;
+    let mut bound = Vec::new();
+    for (ai, a) in automata.iter().enumerate() {
+        let b = a.bind(&mut program);
+        for (j, sp) in a.properties.iter().enumerate() {
+            if args.select.is_empty() || args.select.contains(&sp.id) {
+                props.push(automaton_property(&b, ai, j));
+            }
+        }
+        bound.push(b);
+    }
+    let program = program;
+    let mode = match args.strategy {
+        StrategyArg::Baseline => Mode::Baseline,
+        StrategyArg::S0 => Mode::Sdc(Strategy::S0),
+        StrategyArg::S1 => Mode::Sdc(Strategy::S1),
+        StrategyArg::S2 => Mode::Sdc(Strategy::S2),
+        StrategyArg::S3 => Mode::Sdc(Strategy::S3),
+        StrategyArg::S4 => Mode::Sdc(Strategy::S4),
+    };
+    let cpu = args.time_limit.map(Duration::from_secs_f64);
+    let phase_budget = match (args.phase_budget, cpu) {
+        (Some(b), _) => Duration::from_secs_f64(b),
+        (None, Some(t)) => t / props.len().max(1) as u32,
+        (None, None) => StrategyConfig::default().phase_budget,
+    };
     let limits = VerifyLimits {
-        cpu: args.time_limit.map(Duration::from_secs_f64),
-        max_states: args.max_states,
+        cpu,
+        config: StrategyConfig {
+            phase_budget,
+            refinement_rule: RefinementRule {
+                min: args.refinement_min,
+                factor: args.refinement_factor,
+            },
+        },
+    };
+    let header = |properties, stats| RunReport {
+        file: args.file.display().to_string(),
+        mpv_version: env!("CARGO_PKG_VERSION").to_string(),
+        analysis: ANALYSIS.into(),
+        strategy: mode.name(),
+        properties,
+        stats,
     };
     static FINISHING: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(false);
     if let Some(limit) = limits.cpu {
         // The analyses poll the limit, but one solver call or one
         // refinement may overrun it: past a grace period the results are
         // written as they stand (every property UNKNOWN) and the process ends.
-        let fallback = RunReport {
-            file: args.file.display().to_string(),
-            mpv_version: env!("CARGO_PKG_VERSION").to_string(),
-            analysis: crate::algorithm::verify::ANALYSIS.into(),
-            properties: props
+        let fallback = header(
+            props
                 .iter()
                 .map(|p| crate::report::PropertyResult {
                     id: p.id.clone(),
                     verdict: crate::report::Verdict::Unknown,
                     reason: Some("timeout (an analysis step overran the time limit)".into()),
-                    relevant: crate::spec::relevance::is_relevant(&program, p),
+                    relevant: true,
                     cpu_s: limit.as_secs_f64(),
                     counterexample: None,
                 })
                 .collect(),
-            stats: Stats {
+            Stats {
                 parse_s: times.parse.as_secs_f64(),
                 cfa_s: times.cfa.as_secs_f64(),
                 ..Stats::default()
             },
-        };
+        );
         let text = render(&fallback, args.format)?;
         let output = args.output.clone();
         let grace = limit.mul_f64(0.1).max(Duration::from_secs(2));
@@ -122,25 +226,23 @@ pub fn run(args: VerifyArgs) -> Result<ExitCode> {
             }
         });
     }
-    let (results, work) = verify_labels(&program, &props, limits);
-    let report = RunReport {
-        file: args.file.display().to_string(),
-        mpv_version: env!("CARGO_PKG_VERSION").to_string(),
-        analysis: crate::algorithm::verify::ANALYSIS.into(),
-        properties: results,
-        stats: Stats {
+    let v = verify(&program, &bound, &props, mode, &limits);
+    let report = header(
+        v.results,
+        Stats {
             parse_s: times.parse.as_secs_f64(),
             cfa_s: times.cfa.as_secs_f64(),
-            analysis_cpu_s: work.cpu.as_secs_f64(),
+            analysis_cpu_s: v.work.cpu.as_secs_f64(),
             total_cpu_s: process_cpu_time().saturating_sub(t0).as_secs_f64(),
             peak_rss_mb: peak_rss_mb(),
-            reached_states: work.states,
-            transitions: work.transitions,
-            refinements: work.refinements,
-            solver_calls: work.solver_calls,
-            solver_s: work.solver_s,
+            reached_states: v.work.states,
+            transitions: v.work.transitions,
+            refinements: v.work.refinements,
+            solver_calls: v.work.solver_calls,
+            solver_s: v.work.solver_s,
+            partitions: v.partitions,
         },
-    };
+    );
     let text = render(&report, args.format)?;
     if FINISHING.swap(true, std::sync::atomic::Ordering::SeqCst) {
         // The watchdog is writing the timeout result and ends the process.

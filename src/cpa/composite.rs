@@ -18,7 +18,7 @@ use super::callstack::{CallStack, CallstackCpa};
 use super::location::LocationCpa;
 use super::{Cpa, Transition};
 use crate::cfa::{EdgeId, EdgeOp, LocId, Program};
-use crate::ir::{FuncId, FunctionKind};
+use crate::ir::FunctionKind;
 
 /// A data analysis that tracks nothing.
 pub struct NoData;
@@ -100,10 +100,6 @@ impl<'p, D: Cpa> CompositeCpa<'p, D> {
     pub fn target_labels(&self) -> &[String] {
         &self.target_labels
     }
-
-    fn function_of(&self, loc: LocId) -> FuncId {
-        self.program.loc(loc).func
-    }
 }
 
 impl<'p, D: Cpa> Cpa for CompositeCpa<'p, D> {
@@ -122,42 +118,8 @@ impl<'p, D: Cpa> Cpa for CompositeCpa<'p, D> {
         self.data.initial_precision(start)
     }
 
-    fn transitions(&self, s: &Self::State) -> Vec<Transition<'_>> {
-        let p = self.program;
-        let mut out = Vec::new();
-        let func = self.function_of(s.loc);
-        if p.func(func).body.as_ref().is_some_and(|b| b.exit == s.loc) {
-            if let Some(call) = s.stack.top() {
-                out.push(Transition::Return {
-                    call,
-                    edge: p.edge(call),
-                    callee: func,
-                });
-            }
-            return out;
-        }
-        for &id in p.outgoing(s.loc) {
-            let edge = p.edge(id);
-            match &edge.op {
-                EdgeOp::Call { callee, .. } => {
-                    let f = p.func(*callee);
-                    if f.kind == FunctionKind::Abort {
-                        continue;
-                    }
-                    if f.body.is_some() && !s.stack.contains(*callee) {
-                        out.push(Transition::Enter {
-                            call: id,
-                            edge,
-                            callee: *callee,
-                        });
-                    } else {
-                        out.push(Transition::Edge { id, edge });
-                    }
-                }
-                _ => out.push(Transition::Edge { id, edge }),
-            }
-        }
-        out
+    fn transitions<'a>(&'a self, s: &'a Self::State) -> Vec<Transition<'a>> {
+        control_transitions(self.program, s.loc, &s.stack)
     }
 
     fn transfer(
@@ -234,6 +196,51 @@ impl<'p, D: Cpa> Cpa for CompositeCpa<'p, D> {
         s.stack.hash(&mut h);
         h.finish()
     }
+}
+
+/// The steps leaving location `loc` under call stack `stack`: CFA edges,
+/// entering the body of a called function (unless recursive: then the call
+/// is an ordinary edge), or at a function's exit the return to the call on
+/// top of the stack. Calls of `Abort` functions end the path.
+pub fn control_transitions<'a>(
+    p: &'a Program,
+    loc: LocId,
+    stack: &CallStack,
+) -> Vec<Transition<'a>> {
+    let mut out = Vec::new();
+    let func = p.loc(loc).func;
+    if p.func(func).body.as_ref().is_some_and(|b| b.exit == loc) {
+        if let Some(call) = stack.top() {
+            out.push(Transition::Return {
+                call,
+                edge: p.edge(call),
+                callee: func,
+            });
+        }
+        return out;
+    }
+    for &id in p.outgoing(loc) {
+        let edge = p.edge(id);
+        match &edge.op {
+            EdgeOp::Call { callee, .. } => {
+                let f = p.func(*callee);
+                if f.kind == FunctionKind::Abort {
+                    continue;
+                }
+                if f.body.is_some() && !stack.contains(*callee) {
+                    out.push(Transition::Enter {
+                        call: id,
+                        edge,
+                        callee: *callee,
+                    });
+                } else {
+                    out.push(Transition::Edge { id, edge });
+                }
+            }
+            _ => out.push(Transition::Edge { id, edge }),
+        }
+    }
+    out
 }
 
 /// The locations carrying one of `labels`, as a flag per location.

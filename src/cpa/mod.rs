@@ -139,9 +139,14 @@ pub trait Cpa {
 
     /// The steps leaving `state`. Only the analysis that tracks the program
     /// counter (the composite) knows them; components return none.
-    fn transitions(&self, _state: &Self::State) -> Vec<Transition<'_>> {
+    fn transitions<'a>(&'a self, _state: &'a Self::State) -> Vec<Transition<'a>> {
         Vec::new()
     }
+
+    /// Tells the analysis that `state` is a target (the specification
+    /// reached an error state there), so that it decides the state's
+    /// feasibility in its precision adjustment. The default does nothing.
+    fn mark_target(&self, _state: &mut Self::State) {}
 
     /// States with different keys are never merged or compared for coverage
     /// (the reached set is partitioned by it, e.g. by location).
@@ -150,8 +155,17 @@ pub trait Cpa {
     }
 }
 
+/// An operation woven into the transition relation by a specification
+/// automaton, with the source position of the CFA edge that triggered it.
+#[derive(Clone, Debug)]
+pub struct WovenOp {
+    pub op: EdgeOp,
+    pub pos: SrcPos,
+}
+
 pub mod callstack;
 pub mod composite;
 pub mod location;
+pub mod loom;
 pub mod predicate;
 pub mod value;

@@ -10,7 +10,9 @@
 //! tracked value. Values follow C's wrap-around for unsigned types. Assumed:
 //! functions without a body do not write the module's variables (LDV's
 //! environment model calls the module's callbacks itself). A call cut for
-//! recursion forgets every tracked global.
+//! recursion forgets every tracked global. Specification variables (written
+//! only by operations woven in by the LOOM analysis) are tracked like
+//! globals that no program code writes.
 //!
 //! The state space stays finite by joining at loop heads only (the composite
 //! calls `merge` there): a variable keeps its value if both states agree.
@@ -45,11 +47,7 @@ impl<'p> ValueCpa<'p> {
         let tracked: Vec<bool> = program
             .vars
             .iter()
-            .map(|v| {
-                matches!(program.types.get(v.ty), Type::Int(_))
-                    && !v.address_taken
-                    && v.scope != Scope::Spec
-            })
+            .map(|v| matches!(program.types.get(v.ty), Type::Int(_)) && !v.address_taken)
             .collect();
         let mut globals = Vec::new();
         let mut locals = vec![Vec::new(); program.functions.len()];
@@ -332,7 +330,9 @@ impl Cpa for ValueCpa<'_> {
                 }
                 Some(Values(Rc::new(m)))
             }
-            Transition::Woven { .. } => Some(s.clone()),
+            // Specification variables are written only by woven
+            // assignments; woven assumes prune like assume edges.
+            Transition::Woven { op, .. } => self.edge(s, op, false),
         };
         next.into_iter().collect()
     }

@@ -101,6 +101,8 @@ pub struct Stats {
     pub refinements: u64,
     pub solver_calls: u64,
     pub solver_s: f64,
+    /// The analysis runs of the decomposition, in order.
+    pub partitions: Vec<crate::algorithm::verify::PartitionReport>,
 }
 
 /// The result of one `mpv verify` run.
@@ -110,6 +112,8 @@ pub struct RunReport {
     pub mpv_version: String,
     /// The analysis that produced the verdicts.
     pub analysis: String,
+    /// The decomposition strategy (`baseline`, `s0`..`s4`).
+    pub strategy: String,
     pub properties: Vec<PropertyResult>,
     pub stats: Stats,
 }
@@ -147,11 +151,13 @@ impl RunReport {
         }
         let count = |v| self.properties.iter().filter(|p| p.verdict == v).count();
         s.push_str(&format!(
-            "{}: {} TRUE, {} FALSE, {} UNKNOWN; parse {:.2}s, CFA {:.2}s, analysis {:.2}s, total CPU {:.2}s, {} states, peak {:.0} MB\n",
+            "{}: {} TRUE, {} FALSE, {} UNKNOWN ({}, {} partitions); parse {:.2}s, CFA {:.2}s, analysis {:.2}s, total CPU {:.2}s, {} states, peak {:.0} MB\n",
             self.file,
             count(Verdict::True),
             count(Verdict::False),
             count(Verdict::Unknown),
+            self.strategy,
+            self.stats.partitions.len(),
             self.stats.parse_s,
             self.stats.cfa_s,
             self.stats.analysis_cpu_s,

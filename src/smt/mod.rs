@@ -130,6 +130,10 @@ pub struct Encoder<'p> {
     /// memory unchanged (the assumption of LDV's models and verifiers) instead
     /// of making it arbitrary. Used only to confirm an error path.
     pub externals_keep_memory: std::cell::Cell<bool>,
+    /// Functions a specification automaton models (LDV's rule models
+    /// change only the model's state): under `externals_keep_memory` their
+    /// calls keep the module's memory whatever their name suggests.
+    pub modelled_functions: std::cell::RefCell<hashbrown::HashSet<String>>,
     /// Calls for which that assumption was made.
     pub kept_memory_calls: std::cell::Cell<u32>,
 }
@@ -161,6 +165,7 @@ impl<'p> Encoder<'p> {
             addr,
             fresh: std::cell::Cell::new(0),
             externals_keep_memory: std::cell::Cell::new(false),
+            modelled_functions: Default::default(),
             kept_memory_calls: std::cell::Cell::new(0),
         }
     }

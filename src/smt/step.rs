@@ -162,7 +162,10 @@ fn external_call(
         .any(|a| matches!(p.types.get(a.ty), Type::Pointer(_) | Type::Array { .. }));
     let no_side_effects = matches!(kind, FunctionKind::Assume | FunctionKind::Defined);
     if !no_side_effects && gets_pointer && !allocator {
-        if enc.externals_keep_memory.get() && !super::may_write_through_pointers(name) {
+        if enc.externals_keep_memory.get()
+            && (!super::may_write_through_pointers(name)
+                || enc.modelled_functions.borrow().contains(name))
+        {
             // LDV's assumption: kernel functions without a model do not
             // change the module's memory (the path stays exact under it).
             enc.kept_memory_calls.set(enc.kept_memory_calls.get() + 1);

@@ -35,7 +35,7 @@ use crate::cfa::{Edge, EdgeOp, Program};
 use crate::ir::{print, BinaryOp, Expr, ExprKind, IntKind, Type, TypeId, UnaryOp, VarId};
 
 /// How the analysis reached the edge passed to [`BoundAutomaton::step`].
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum StepKind {
     Edge,
     Enter,

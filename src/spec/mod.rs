@@ -32,6 +32,9 @@ pub enum Goal {
     Label(String),
     /// Calling this function (`G ! call(f())`).
     Call(String),
+    /// Reaching the error state of property `property` of the automaton
+    /// at index `automaton` of the automata a verification run binds.
+    Rule { automaton: usize, property: usize },
 }
 
 /// One property to verify.

@@ -107,6 +107,8 @@ pub fn is_relevant(program: &Program, property: &Property) -> bool {
                 .any(|e| matches!(&e.op, EdgeOp::Call { callee, .. } if *callee == fid)),
             None => false,
         },
+        // Needs the automaton: see `automaton_relevance`.
+        Goal::Rule { .. } => true,
     }
 }
 

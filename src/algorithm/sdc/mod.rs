@@ -32,6 +32,9 @@ pub struct RunReport<P, C> {
     pub counterexamples: Vec<(BTreeSet<P>, C)>,
     /// Properties the analysis cannot decide, with the reason.
     pub given_up: Vec<(P, String)>,
+    /// Properties proved before the fixed point, by a sound stage of the
+    /// analysis (e.g. an over-approximation never reaching their error).
+    pub proven: Vec<P>,
 }
 
 impl<P, C> Default for RunReport<P, C> {
@@ -39,6 +42,7 @@ impl<P, C> Default for RunReport<P, C> {
         RunReport {
             counterexamples: Vec::new(),
             given_up: Vec::new(),
+            proven: Vec::new(),
         }
     }
 }
@@ -159,48 +163,22 @@ pub fn sdc<A: Analysis>(
             budget.cpu = left;
         }
 
-        analysis.restart(&partition);
-        let mut monitor = Monitor::start(clock);
-        loop {
-            let report = analysis.analyze(&budget, &mut monitor, clock);
-            let mut decided = BTreeSet::new();
-            for (props, cex) in report.counterexamples.into_iter() {
-                for p in props {
-                    if remaining.remove(&p) {
-                        decided.insert(p);
-                        outcomes.insert(p, Outcome::Violated(cex.clone()));
-                    }
-                }
-            }
-            for (p, reason) in report.given_up {
-                if remaining.remove(&p) {
-                    decided.insert(p);
-                    outcomes.insert(p, Outcome::Unknown(UnknownReason::Analysis(reason)));
-                }
-            }
-            if decided.is_empty() {
-                break;
-            }
-            analysis.disable(&decided);
-        }
-        relevant.extend(monitor.relevant());
-        planner.observe_relevant(&monitor.relevant());
-        let finished = analysis.finished();
-        partitions.push(PartitionRun {
-            properties: partition.clone(),
-            budget: budget.clone(),
-            spent: monitor.analysis_cpu(clock),
-            refinements: monitor.refinements(),
-            transitions: monitor.transitions(),
-            finished,
-        });
+        let (run, run_relevant) = run_partition(
+            analysis,
+            &partition,
+            &budget,
+            clock,
+            &mut remaining,
+            &mut outcomes,
+        );
+        relevant.extend(run_relevant.iter().copied());
+        planner.observe_relevant(&run_relevant);
+        let finished = run.finished;
+        let exhausted = budget.cpu.is_some_and(|b| run.spent >= b);
+        partitions.push(run);
         if finished {
-            for p in analysis.active().intersection(&partition) {
-                if remaining.remove(p) {
-                    outcomes.insert(*p, Outcome::Satisfied);
-                }
-            }
-        } else if capped_by_total && budget.run_exhausted(&monitor, clock) {
+            continue;
+        } else if capped_by_total && exhausted {
             // The overall limit, not the strategy's budget, stopped this run.
             break;
         } else {
@@ -219,6 +197,111 @@ pub fn sdc<A: Analysis>(
             UnknownReason::Resigned { strategy }
         };
         outcomes.insert(p, Outcome::Unknown(reason));
+    }
+    SdcResult {
+        outcomes,
+        partitions,
+        relevant,
+    }
+}
+
+/// One partition: `restart`, then `analyze` until it neither finds nor
+/// gives up anything more (Alg. 2, lines 5–12). Decided properties leave
+/// `remaining`; at the fixed point the active ones are satisfied.
+fn run_partition<A: Analysis>(
+    analysis: &mut A,
+    partition: &BTreeSet<A::Property>,
+    budget: &Budget,
+    clock: &dyn Clock,
+    remaining: &mut BTreeSet<A::Property>,
+    outcomes: &mut BTreeMap<A::Property, Outcome<A::Counterexample>>,
+) -> (PartitionRun<A::Property>, BTreeSet<A::Property>) {
+    analysis.restart(partition);
+    let mut monitor = Monitor::start(clock);
+    loop {
+        let report = analysis.analyze(budget, &mut monitor, clock);
+        let mut decided = BTreeSet::new();
+        for (props, cex) in report.counterexamples.into_iter() {
+            for p in props {
+                if remaining.remove(&p) {
+                    decided.insert(p);
+                    outcomes.insert(p, Outcome::Violated(cex.clone()));
+                }
+            }
+        }
+        for (p, reason) in report.given_up {
+            if remaining.remove(&p) {
+                decided.insert(p);
+                outcomes.insert(p, Outcome::Unknown(UnknownReason::Analysis(reason)));
+            }
+        }
+        for p in report.proven {
+            if remaining.remove(&p) {
+                decided.insert(p);
+                outcomes.insert(p, Outcome::Satisfied);
+            }
+        }
+        if decided.is_empty() {
+            break;
+        }
+        analysis.disable(&decided);
+    }
+    let finished = analysis.finished();
+    if finished {
+        for p in analysis.active().intersection(partition) {
+            if remaining.remove(p) {
+                outcomes.insert(*p, Outcome::Satisfied);
+            }
+        }
+    }
+    let run = PartitionRun {
+        properties: partition.clone(),
+        budget: budget.clone(),
+        spent: monitor.analysis_cpu(clock),
+        refinements: monitor.refinements(),
+        transitions: monitor.transitions(),
+        finished,
+    };
+    (run, monitor.relevant())
+}
+
+/// The paper's baseline BL: every property in its own fresh analysis, one
+/// after the other, each with an equal share of what is left of `total`.
+pub fn baseline<A: Analysis>(
+    analysis: &mut A,
+    properties: &BTreeSet<A::Property>,
+    total: Option<Duration>,
+    clock: &dyn Clock,
+) -> SdcResult<A::Property, A::Counterexample> {
+    let started = clock.now();
+    let mut outcomes = BTreeMap::new();
+    let mut remaining = properties.clone();
+    let mut partitions = Vec::new();
+    let mut relevant = BTreeSet::new();
+    let order: Vec<A::Property> = properties.iter().copied().collect();
+    for (i, p) in order.iter().enumerate() {
+        if !remaining.contains(p) {
+            continue;
+        }
+        let left = total.map(|t| t.saturating_sub(clock.now().saturating_sub(started)));
+        let budget = match left {
+            Some(l) => Budget::cpu(l / (order.len() - i) as u32),
+            None => Budget::unlimited(),
+        };
+        let single: BTreeSet<A::Property> = [*p].into();
+        let (run, run_relevant) = run_partition(
+            analysis,
+            &single,
+            &budget,
+            clock,
+            &mut remaining,
+            &mut outcomes,
+        );
+        relevant.extend(run_relevant);
+        partitions.push(run);
+        if remaining.remove(p) {
+            outcomes.insert(*p, Outcome::Unknown(UnknownReason::Timeout));
+        }
     }
     SdcResult {
         outcomes,

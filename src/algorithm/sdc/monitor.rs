@@ -143,6 +143,16 @@ impl<P: Copy + Eq + Hash> Monitor<P> {
     }
 
     /// The properties with `ut_p(p, sc) > 0`: identified as relevant.
+    /// Records `n` automaton transitions for property `p` (counted once
+    /// in the run's total too).
+    pub fn add_transitions(&mut self, p: P, n: u64) {
+        if n == 0 {
+            return;
+        }
+        self.transitions += n;
+        self.per_property.entry(p).or_default().transitions += n;
+    }
+
     pub fn relevant(&self) -> BTreeSet<P>
     where
         P: Ord,

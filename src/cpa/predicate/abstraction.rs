@@ -158,7 +158,7 @@ pub struct Abstractor {
     entail_cache: HashMap<(Rc<Region>, Rc<Region>), bool>,
     pub stats: Cell<AbstractionStats>,
     /// Absolute thread CPU time after which queries give up.
-    deadline: Option<Duration>,
+    pub(crate) deadline: Option<Duration>,
 }
 
 impl Abstractor {

@@ -32,7 +32,7 @@ use z3::ast::{Ast, Bool, Dynamic};
 
 use self::abstraction::{Abstractor, Predicates, Region};
 use self::trace::{Trace, TraceNode};
-use super::{Cpa, Transition};
+use super::{Cpa, Transition, WovenOp};
 use crate::algorithm::cpa_algorithm::Step;
 use crate::cfa::{LocId, Program};
 use crate::smt::step::{apply, merge};
@@ -61,8 +61,9 @@ pub struct PredState {
     pub trace: Trace,
     /// Ids of the states merged into this one.
     covers: Rc<Vec<u64>>,
-    /// The block ends here, at this location: `prec` abstracts.
-    pending: Option<LocId>,
+    /// The block ends here: `prec` abstracts (`true`: at a target, whose
+    /// block is always decided).
+    pending: Option<bool>,
 }
 
 impl PredState {
@@ -154,6 +155,11 @@ impl<'p> PredicateCpa<'p> {
         let n = self.next_id.get();
         self.next_id.set(n + 1);
         n
+    }
+
+    /// The CPU time (thread clock) after which solver queries give up.
+    pub fn set_deadline(&self, deadline: Option<Duration>) {
+        self.abstractor.borrow_mut().deadline = deadline;
     }
 
     pub fn abstraction_stats(&self) -> abstraction::AbstractionStats {
@@ -254,29 +260,45 @@ impl<'p> Cpa for PredicateCpa<'p> {
             },
             None => s.guard.clone(),
         };
-        let pending = step
-            .target_hint(self.program)
-            .filter(|l| self.abstraction_point[l.0 as usize]);
-        let recorded = Step::of(step);
+        // Woven operations belong to the step that triggered them: the
+        // block end that step reached stays pending.
+        let (pending, trace) = match step {
+            Transition::Woven { op, pos } => (
+                s.pending,
+                TraceNode::Woven {
+                    prev: s.trace.clone(),
+                    op: Rc::new(WovenOp {
+                        op: (*op).clone(),
+                        pos: *pos,
+                    }),
+                },
+            ),
+            _ => (
+                step.target_hint(self.program)
+                    .filter(|l| self.abstraction_point[l.0 as usize])
+                    .map(|l| self.targets[l.0 as usize]),
+                TraceNode::Step {
+                    prev: s.trace.clone(),
+                    step: Step::of(step),
+                },
+            ),
+        };
         vec![PredState {
             id: self.fresh_id(),
             abs: s.abs.clone(),
             sym,
             guard,
-            trace: Rc::new(TraceNode::Step {
-                prev: s.trace.clone(),
-                step: recorded,
-            }),
+            trace: Rc::new(trace),
             covers: Rc::new(Vec::new()),
             pending,
         }]
     }
 
     fn prec(&self, s: PredState, prec: Precision) -> Option<(PredState, Precision)> {
-        let Some(loc) = s.pending else {
+        let Some(target) = s.pending else {
             return Some((s, prec));
         };
-        let region = self.abstract_state(&s, self.targets[loc.0 as usize], &prec)?;
+        let region = self.abstract_state(&s, target, &prec)?;
         let formula = region.formula(&prec);
         let seq = self.fresh_id();
         let mut sym = self.enc.initial();
@@ -338,6 +360,10 @@ impl<'p> Cpa for PredicateCpa<'p> {
             );
         }
         false
+    }
+
+    fn mark_target(&self, s: &mut PredState) {
+        s.pending = Some(true);
     }
 
     fn priority(&self, s: &PredState) -> (u64, u64) {

@@ -10,7 +10,7 @@ use z3::ast::{Bool, BV};
 
 use crate::algorithm::cpa_algorithm::Step;
 use crate::cfa::{EdgeOp, Program};
-use crate::cpa::Transition;
+use crate::cpa::{Transition, WovenOp};
 use crate::smt::step::{apply, merge};
 use crate::smt::{Encoder, SymState};
 
@@ -23,6 +23,11 @@ pub enum TraceNode {
     Step {
         prev: Trace,
         step: Step,
+    },
+    /// An operation woven in by a specification automaton.
+    Woven {
+        prev: Trace,
+        op: Rc<WovenOp>,
     },
     /// Two states of one block at one location, joined.
     Merge {
@@ -41,8 +46,18 @@ fn key(t: &Trace) -> Key {
     Rc::as_ptr(t)
 }
 
-/// The transition of a recorded step.
-pub fn transition<'p>(p: &'p Program, step: Step) -> Option<Transition<'p>> {
+/// The transition of a step node of the DAG (`Step` or `Woven`).
+pub fn transition<'a>(p: &'a Program, node: &'a TraceNode) -> Option<Transition<'a>> {
+    let step = match node {
+        TraceNode::Step { step, .. } => *step,
+        TraceNode::Woven { op, .. } => {
+            return Some(Transition::Woven {
+                op: &op.op,
+                pos: op.pos,
+            })
+        }
+        _ => return None,
+    };
     Some(match step {
         Step::Edge(id) => Transition::Edge {
             id,
@@ -79,7 +94,7 @@ pub fn abstraction_points(t: &Trace) -> Vec<Trace> {
     loop {
         let next = match &*cur {
             TraceNode::Start => break,
-            TraceNode::Step { prev, .. } => prev.clone(),
+            TraceNode::Step { prev, .. } | TraceNode::Woven { prev, .. } => prev.clone(),
             TraceNode::Merge { a, .. } => a.clone(),
             TraceNode::Abstraction { prev } => {
                 out.push(cur.clone());
@@ -153,10 +168,10 @@ pub fn execute(enc: &Encoder, p: &Program, end: &Trace, from: Option<&Trace>) ->
                 TraceNode::Abstraction { prev } => {
                     (take(&mut states, key(prev)), guards[&key(prev)].clone())
                 }
-                TraceNode::Step { prev, step } => {
+                TraceNode::Step { prev, .. } | TraceNode::Woven { prev, .. } => {
                     let mut st = take(&mut states, key(prev));
                     let mut g = guards[&key(prev)].clone();
-                    if let Some(tr) = transition(p, *step) {
+                    if let Some(tr) = transition(p, t) {
                         let (c, v) = apply(enc, &mut st, &tr, p);
                         if let Some(c) = c {
                             g = Bool::and(&[&g, &c]);
@@ -190,7 +205,9 @@ pub fn execute(enc: &Encoder, p: &Program, end: &Trace, from: Option<&Trace>) ->
 fn preds(t: &TraceNode) -> Vec<&Trace> {
     match t {
         TraceNode::Start => vec![],
-        TraceNode::Step { prev, .. } | TraceNode::Abstraction { prev } => vec![prev],
+        TraceNode::Step { prev, .. }
+        | TraceNode::Woven { prev, .. }
+        | TraceNode::Abstraction { prev } => vec![prev],
         TraceNode::Merge { a, b } => vec![a, b],
     }
 }
@@ -206,6 +223,10 @@ pub fn pick_path(end: &Trace, exec: &Execution, model: &z3::Model) -> Vec<(Trace
             TraceNode::Abstraction { prev } => prev.clone(),
             TraceNode::Step { prev, step } => {
                 out.push((cur.clone(), *step));
+                prev.clone()
+            }
+            TraceNode::Woven { prev, .. } => {
+                out.push((cur.clone(), Step::Woven));
                 prev.clone()
             }
             TraceNode::Merge { a, b } => {

@@ -1,0 +1,424 @@
+//! The analysis the SDC loop wraps (`analyze` of Alg. 2 of paper 002): the
+//! LOOM composite over the enabled properties, in two stages.
+//!
+//! 1. Explicit values (once per partition, with a fifth of the run's budget):
+//!    the LOOM composite with the explicit-value analysis explores the state
+//!    space continuing after targets. If it reaches its fixed point, every
+//!    enabled property whose error state it never reached is proved
+//!    ([`RunReport::proven`]); reached ones stay open.
+//! 2. CEGAR over the LOOM composite with the predicate analysis (large-block
+//!    encoding): the CPA algorithm runs until a target; its abstract error
+//!    path is checked exactly. A feasible path is a counterexample for the
+//!    properties whose error state the target is in; SDC disables them and
+//!    calls `analyze` again, which continues with the same reached set. An
+//!    infeasible path is refined (new predicates; the run restarts with the
+//!    larger precision) and counted as a refinement of those properties in
+//!    the monitor; after each refinement the properties that `exceeds`
+//!    (the S2 rule) are withdrawn from the precision (`prec_S`).
+//!
+//! TRUE needs a fixed point in which every step over-approximated the
+//! program; otherwise the open properties are given up with the reason.
+
+use std::collections::BTreeSet;
+use std::rc::Rc;
+use std::time::Duration;
+
+use crate::algorithm::cpa_algorithm::{run, Outcome, Reached, WaitlistOrder};
+use crate::algorithm::reachability::{self, Limits};
+use crate::algorithm::refine::{check_path, PathCheck};
+use crate::algorithm::sdc::thread_cpu_time;
+use crate::algorithm::sdc::{self, Budget, Clock, Monitor};
+use crate::cfa::Program;
+use crate::cpa::composite::MergePolicy;
+use crate::cpa::loom::{LoomCpa, LoomGoal, LoomPrecision, LoomProperty, LoomState};
+use crate::cpa::predicate::abstraction::Predicates;
+use crate::cpa::predicate::{PredState, PredicateCpa};
+use crate::cpa::Cpa;
+use crate::report::Counterexample;
+use crate::spec::bound::BoundAutomaton;
+use crate::spec::{PropertyId, PropertySet};
+
+/// Share of a run's budget for the explicit-value stage.
+const EXPLICIT_SHARE: f64 = 0.2;
+
+/// Refinements per partition before the open properties are given up.
+const MAX_REFINEMENTS: u64 = 200;
+
+/// What the analysis did, summed over its runs.
+#[derive(Clone, Debug, Default)]
+pub struct Work {
+    pub states: usize,
+    pub transitions: u64,
+    pub refinements: u64,
+    pub solver_calls: u64,
+    pub solver_s: f64,
+}
+
+type PredLoom<'p> = LoomCpa<'p, PredicateCpa<'p>>;
+type PredReached = Reached<LoomState<PredState>, LoomPrecision<Rc<Predicates>>>;
+
+/// One CEGAR iteration: the composite with the current predicates and its
+/// reached set.
+struct CegarRun<'p> {
+    cpa: PredLoom<'p>,
+    reached: PredReached,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Stage {
+    Explicit,
+    Cegar,
+}
+
+pub struct LoomAnalysis<'p> {
+    program: &'p Program,
+    automata: &'p [BoundAutomaton],
+    /// Every property, indexed by its id.
+    properties: Vec<LoomProperty>,
+    /// Display names of the properties (for counterexamples).
+    names: Vec<String>,
+    /// Enabled properties of the current partition (decided ones removed).
+    enabled: PropertySet,
+    /// Properties removed by `exceeds` in this partition.
+    withdrawn: PropertySet,
+    predicates: Predicates,
+    check_blocks: bool,
+    stage: Stage,
+    run: Option<CegarRun<'p>>,
+    finished: bool,
+    refinements: u64,
+    pub work: Work,
+}
+
+impl<'p> LoomAnalysis<'p> {
+    /// `properties[i].id` must be `PropertyId(i)`.
+    pub fn new(
+        program: &'p Program,
+        automata: &'p [BoundAutomaton],
+        properties: Vec<LoomProperty>,
+        names: Vec<String>,
+    ) -> Self {
+        debug_assert!(properties
+            .iter()
+            .enumerate()
+            .all(|(i, p)| p.id.0 as usize == i));
+        LoomAnalysis {
+            program,
+            automata,
+            properties,
+            names,
+            enabled: PropertySet::new(),
+            withdrawn: PropertySet::new(),
+            predicates: Predicates::default(),
+            check_blocks: false,
+            stage: Stage::Explicit,
+            run: None,
+            finished: false,
+            refinements: 0,
+            work: Work::default(),
+        }
+    }
+
+    fn open(&self) -> PropertySet {
+        self.enabled.difference(&self.withdrawn)
+    }
+
+    fn remaining_budget(
+        budget: &Budget,
+        monitor: &Monitor<PropertyId>,
+        clock: &dyn Clock,
+    ) -> Option<Duration> {
+        budget
+            .cpu
+            .map(|b| b.saturating_sub(monitor.analysis_cpu(clock)))
+    }
+
+    fn report_transitions(&self, counts: &[u64], monitor: &mut Monitor<PropertyId>) {
+        for (i, &c) in counts.iter().enumerate() {
+            monitor.add_transitions(PropertyId(i as u32), c);
+        }
+    }
+
+    fn explicit_stage(
+        &mut self,
+        budget: &Budget,
+        monitor: &mut Monitor<PropertyId>,
+        clock: &dyn Clock,
+    ) -> sdc::RunReport<PropertyId, Counterexample> {
+        self.stage = Stage::Cegar;
+        let mut report = sdc::RunReport::default();
+        let open = self.open();
+        if open.is_empty() {
+            return report;
+        }
+        let cpu = Self::remaining_budget(budget, monitor, clock).map(|l| l.mul_f64(EXPLICIT_SHARE));
+        let ex = reachability::explore(
+            self.program,
+            self.automata,
+            &self.properties,
+            &open,
+            Limits {
+                cpu,
+                max_states: 200_000,
+            },
+        );
+        self.work.states = self.work.states.max(ex.stats.states);
+        self.work.transitions += ex.stats.transitions;
+        self.report_transitions(&ex.transitions_taken, monitor);
+        if ex.complete {
+            report.proven = open.iter().filter(|p| !ex.hit.contains(*p)).collect();
+        }
+        report
+    }
+
+    fn new_run(&self) -> CegarRun<'p> {
+        let labels: Vec<String> = self
+            .properties
+            .iter()
+            .filter_map(|p| match &p.goal {
+                LoomGoal::Label(l) => Some(l.clone()),
+                _ => None,
+            })
+            .collect();
+        let targets = crate::cpa::composite::target_locations(self.program, &labels);
+        // The deadline of solver queries is set per `analyze` call.
+        let mut data = PredicateCpa::new(
+            self.program,
+            &targets,
+            Rc::new(self.predicates.clone()),
+            None,
+        );
+        data.check_blocks = self.check_blocks;
+        data.enc.modelled_functions.borrow_mut().extend(
+            self.automata
+                .iter()
+                .flat_map(|b| b.automaton.api_functions()),
+        );
+        let cpa = LoomCpa::new(
+            self.program,
+            self.automata,
+            self.properties.clone(),
+            data,
+            MergePolicy::Data,
+        );
+        let start = self.program.start.expect("a program has a start");
+        let e0 = cpa.initial_state(start);
+        let p0 = LoomPrecision {
+            enabled: self.open(),
+            data: Rc::new(self.predicates.clone()),
+        };
+        let reached = Reached::new(&cpa, e0, p0, WaitlistOrder::Priority);
+        CegarRun { cpa, reached }
+    }
+
+    /// Collects the statistics of the current run before it is dropped.
+    fn close_run(&mut self, monitor: &mut Monitor<PropertyId>) {
+        if let Some(r) = self.run.take() {
+            self.work.states = self.work.states.max(r.reached.nodes.len());
+            let a = r.cpa.data.abstraction_stats();
+            self.work.solver_calls += a.solver_calls;
+            self.work.solver_s += a.solver_time.as_secs_f64();
+            let counts = r.cpa.transitions_taken.borrow().clone();
+            self.report_transitions(&counts, monitor);
+        }
+    }
+
+    fn cegar_stage(
+        &mut self,
+        budget: &Budget,
+        monitor: &mut Monitor<PropertyId>,
+        clock: &dyn Clock,
+    ) -> sdc::RunReport<PropertyId, Counterexample> {
+        let mut report = sdc::RunReport::default();
+        loop {
+            if self.open().is_empty() {
+                self.close_run(monitor);
+                self.finished = true;
+                return report;
+            }
+            if self.run.is_none() {
+                self.run = Some(self.new_run());
+            }
+            let left = Self::remaining_budget(budget, monitor, clock);
+            let deadline = left.map(|l| thread_cpu_time() + l);
+            let run_ref = self.run.as_mut().expect("run exists");
+            run_ref.cpa.data.set_deadline(deadline);
+            let mut polls = 0u32;
+            let mut interrupt = |_size: usize| {
+                polls += 1;
+                polls.is_multiple_of(32) && deadline.is_some_and(|d| thread_cpu_time() >= d)
+            };
+            let outcome = run(
+                &run_ref.cpa,
+                &mut run_ref.reached,
+                &mut self.work.transitions,
+                &mut interrupt,
+            );
+            match outcome {
+                Outcome::Interrupted => {
+                    self.close_run(monitor);
+                    return report;
+                }
+                Outcome::Done => {
+                    let unsound = run_ref.cpa.data.unsound.get();
+                    self.close_run(monitor);
+                    if unsound {
+                        for p in self.open().iter() {
+                            report.given_up.push((p, "no error state reached, but the analysis used a step that is not an over-approximation (recursion, struct passed by value, bit-field or large aggregate copy)".into()));
+                        }
+                    }
+                    self.finished = true;
+                    return report;
+                }
+                Outcome::Target(n) => {
+                    let node = &run_ref.reached.nodes[n];
+                    let props: Vec<PropertyId> = node
+                        .state
+                        .violated
+                        .iter()
+                        .filter(|p| self.enabled.contains(*p) && !self.withdrawn.contains(*p))
+                        .collect();
+                    if props.is_empty() {
+                        continue;
+                    }
+                    let trace = node.state.data.trace.clone();
+                    let name = props
+                        .iter()
+                        .map(|p| self.names[p.0 as usize].as_str())
+                        .collect::<Vec<_>>()
+                        .join(",");
+                    let t0 = clock.now();
+                    let check =
+                        check_path(&run_ref.cpa.data.enc, self.program, &trace, &name, deadline);
+                    if crate::algorithm::cegar::tracing() {
+                        let what = match &check {
+                            PathCheck::Feasible(_) => "feasible".to_string(),
+                            PathCheck::Imprecise(_) => "imprecise".to_string(),
+                            PathCheck::Unknown => "unknown".to_string(),
+                            PathCheck::Infeasible(c) => {
+                                format!("infeasible, {} candidate predicates: {:?}", c.len(), c)
+                            }
+                        };
+                        eprintln!("loom cegar: target for {name} after {} refinements ({} predicates, {} states): {what}", self.refinements, self.predicates.len(), run_ref.reached.nodes.len());
+                    }
+                    match check {
+                        PathCheck::Feasible(cex) => {
+                            report
+                                .counterexamples
+                                .push((props.into_iter().collect(), cex));
+                            return report;
+                        }
+                        PathCheck::Imprecise(first) => {
+                            let why = match first {
+                                Some(op) => format!("the error path found is feasible only through over-approximated operations (first: {op})"),
+                                None => "the error path found is feasible only through over-approximated operations".into(),
+                            };
+                            for p in props {
+                                report.given_up.push((p, why.clone()));
+                            }
+                            return report;
+                        }
+                        PathCheck::Unknown => {
+                            // The solver ran out of time: the budget is spent.
+                            self.close_run(monitor);
+                            return report;
+                        }
+                        PathCheck::Infeasible(candidates) => {
+                            self.refinements += 1;
+                            self.work.refinements += 1;
+                            monitor.record_refinement(
+                                props.iter().copied(),
+                                clock.now().saturating_sub(t0),
+                            );
+                            let before = self.predicates.len();
+                            for c in candidates {
+                                self.predicates.add(c);
+                            }
+                            let stuck = self.predicates.len() == before;
+                            self.close_run(monitor);
+                            if stuck && self.check_blocks {
+                                for p in props {
+                                    report.given_up.push((p, "refinement found no new predicate for an infeasible error path".into()));
+                                }
+                                return report;
+                            }
+                            if stuck {
+                                self.check_blocks = true;
+                            }
+                            if self.refinements >= MAX_REFINEMENTS {
+                                for p in self.open().iter() {
+                                    report
+                                        .given_up
+                                        .push((p, format!("{} refinements", self.refinements)));
+                                }
+                                return report;
+                            }
+                            // prec_S: properties over their budget leave the precision.
+                            let enabled: BTreeSet<PropertyId> = self.open().iter().collect();
+                            for p in &enabled {
+                                if budget.exceeds(*p, &enabled, monitor) {
+                                    self.withdrawn.insert(*p);
+                                }
+                            }
+                        }
+                    }
+                }
+            }
+        }
+    }
+}
+
+impl<'p> sdc::Analysis for LoomAnalysis<'p> {
+    type Property = PropertyId;
+    type Counterexample = Counterexample;
+
+    fn restart(&mut self, enabled: &BTreeSet<PropertyId>) {
+        self.enabled = enabled.iter().copied().collect();
+        self.withdrawn = PropertySet::new();
+        self.stage = Stage::Explicit;
+        self.run = None;
+        self.finished = false;
+        self.refinements = 0;
+        self.check_blocks = false;
+    }
+
+    fn analyze(
+        &mut self,
+        budget: &Budget,
+        monitor: &mut Monitor<PropertyId>,
+        clock: &dyn Clock,
+    ) -> sdc::RunReport<PropertyId, Counterexample> {
+        if budget.run_exhausted(monitor, clock) {
+            self.close_run(monitor);
+            return sdc::RunReport::default();
+        }
+        if self.stage == Stage::Explicit {
+            let r = self.explicit_stage(budget, monitor, clock);
+            if !r.proven.is_empty() {
+                return r;
+            }
+        }
+        self.cegar_stage(budget, monitor, clock)
+    }
+
+    fn finished(&self) -> bool {
+        self.finished
+    }
+
+    fn disable(&mut self, props: &BTreeSet<PropertyId>) {
+        for p in props {
+            self.enabled.remove(*p);
+        }
+        if let Some(r) = &mut self.run {
+            r.reached.adjust_waitlist_precisions(|pr| {
+                for p in props {
+                    pr.enabled.remove(*p);
+                }
+            });
+        }
+    }
+
+    fn active(&self) -> BTreeSet<PropertyId> {
+        self.open().iter().collect()
+    }
+}

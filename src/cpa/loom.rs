@@ -1,0 +1,523 @@
+//! The LOOM CPA (paper 002, Sect. 3): the composite of the location and
+//! call-stack CPAs, one specification CPA per automaton and a data analysis
+//! `D`, which weaves the automata's operations into the transition relation
+//! on the fly.
+//!
+//! For a CFA step `l -g-> l'`, every automaton whose state can still reach an
+//! error state of an enabled property (`P(q) ∩ π ≠ ∅`) takes its moves for
+//! `g` (the precision-adjusted transfer `δ^π`); the others stutter, without
+//! operations. The automata run side by side (no product automaton): a
+//! successor combines one move per automaton. The concatenated operations
+//! of the moves (assumes, then assignments, per automaton in order) are
+//! executed by the data analysis as extra steps from the intermediate
+//! location `l#` to `l'` (the state's `pending` operations), so assume
+//! operations strengthen the data analysis. Pattern variables are
+//! instantiated from the matched edge ([`BoundAutomaton::step`]).
+//!
+//! Dropping an automaton's operations is exact for the other properties:
+//! a rule's assumes cover `true` in every state (checked when the rule is
+//! compiled), so an automaton splits paths but never removes one. A `stop`
+//! state (a rule's model says the program cannot continue, e.g. a return
+//! value outside LDV's model) ends the path for its own automaton only: it
+//! reaches no error state, so the automaton stutters from there on while
+//! the other properties still see the path. Verdicts therefore do not
+//! depend on which properties are analysed together.
+//!
+//! Precision: the set of enabled properties (plus the data analysis'
+//! precision). A state is a target when it is at a real location (no
+//! pending operations) and an automaton is in the error state of an enabled
+//! property, or the location carries the label of an enabled label
+//! property. Exploration continues past targets: a property is switched off
+//! by removing it from the precisions in the waitlist (`disable`) or by
+//! `withdraw` in the precision adjustment (`prec_S`).
+
+use std::cell::RefCell;
+use std::rc::Rc;
+
+use hashbrown::HashMap;
+
+use super::callstack::{CallStack, CallstackCpa};
+use super::composite::{control_transitions, MergePolicy};
+use super::location::LocationCpa;
+use super::{Cpa, Transition, WovenOp};
+use crate::cfa::{EdgeId, EdgeOp, LocId, Program};
+use crate::ir::FuncId;
+use crate::spec::automaton::{StateIdx, StateKind};
+use crate::spec::bound::{BoundAutomaton, Move, StepKind};
+use crate::spec::{PropertyId, PropertySet};
+
+/// What a property of the LOOM analysis forbids.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum LoomGoal {
+    /// Reaching a location with this label.
+    Label(String),
+    /// Reaching the error state of `property` (index into the automaton's
+    /// properties) of automaton `automaton`.
+    Automaton { automaton: usize, property: usize },
+}
+
+#[derive(Clone, Debug)]
+pub struct LoomProperty {
+    pub id: PropertyId,
+    pub goal: LoomGoal,
+}
+
+/// The precision: enabled properties and the data analysis' precision.
+#[derive(Clone, Debug)]
+pub struct LoomPrecision<P> {
+    pub enabled: PropertySet,
+    pub data: P,
+}
+
+#[derive(Clone, Debug)]
+pub struct LoomState<D> {
+    pub loc: LocId,
+    pub stack: CallStack,
+    /// The control state of each automaton.
+    pub autos: Rc<Vec<StateIdx>>,
+    /// Woven operations still to execute (the state is at `l#`) and the
+    /// index of the next one.
+    pub pending: Option<(Rc<Vec<WovenOp>>, usize)>,
+    /// Enabled properties whose error this state is in.
+    pub violated: PropertySet,
+    pub data: D,
+}
+
+impl<D: PartialEq> PartialEq for LoomState<D> {
+    fn eq(&self, o: &Self) -> bool {
+        self.loc == o.loc
+            && self.stack == o.stack
+            && self.autos == o.autos
+            && same_pending(&self.pending, &o.pending)
+            && self.violated == o.violated
+            && self.data == o.data
+    }
+}
+
+fn same_pending(
+    a: &Option<(Rc<Vec<WovenOp>>, usize)>,
+    b: &Option<(Rc<Vec<WovenOp>>, usize)>,
+) -> bool {
+    match (a, b) {
+        (None, None) => true,
+        (Some((x, i)), Some((y, j))) => Rc::ptr_eq(x, y) && i == j,
+        _ => false,
+    }
+}
+
+/// Per automaton: its properties' ids and per-state/per-transition sets.
+struct AutomatonInfo {
+    /// P(q) per state, as LOOM property ids.
+    state_props: Vec<PropertySet>,
+    /// P(τ) per transition, as LOOM property ids.
+    trans_props: Vec<PropertySet>,
+    /// The LOOM property violated in each state (error states of listed properties).
+    error_of: Vec<Option<PropertyId>>,
+}
+
+type MoveKey = (u32, StateIdx, EdgeId, StepKind);
+
+pub struct LoomCpa<'p, D: Cpa> {
+    pub program: &'p Program,
+    location: LocationCpa<'p>,
+    callstack: CallstackCpa<'p>,
+    pub data: D,
+    pub automata: &'p [BoundAutomaton],
+    pub properties: Vec<LoomProperty>,
+    info: Vec<AutomatonInfo>,
+    /// Label properties per labelled location.
+    label_props: HashMap<LocId, PropertySet>,
+    init_ops: Rc<Vec<WovenOp>>,
+    moves: RefCell<HashMap<MoveKey, Rc<Vec<Move>>>>,
+    /// Automaton transitions taken per property (`sc` of the monitor), indexed by id.
+    pub transitions_taken: RefCell<Vec<u64>>,
+    /// Properties removed from every precision by `prec` (`prec_S`).
+    pub withdrawn: RefCell<PropertySet>,
+    merge_policy: MergePolicy,
+    rpo: Vec<u32>,
+    entry: Option<FuncId>,
+}
+
+impl<'p, D: Cpa> LoomCpa<'p, D> {
+    pub fn new(
+        program: &'p Program,
+        automata: &'p [BoundAutomaton],
+        properties: Vec<LoomProperty>,
+        data: D,
+        merge_policy: MergePolicy,
+    ) -> Self {
+        let mut label_props: HashMap<LocId, PropertySet> = HashMap::new();
+        for p in &properties {
+            if let LoomGoal::Label(l) = &p.goal {
+                for (i, loc) in program.locations.iter().enumerate() {
+                    if loc.labels.iter().any(|x| x == l) {
+                        label_props.entry(LocId(i as u32)).or_default().insert(p.id);
+                    }
+                }
+            }
+        }
+        let info = automata
+            .iter()
+            .enumerate()
+            .map(|(ai, b)| {
+                let a = &b.automaton;
+                let local_to_global: Vec<Option<PropertyId>> = (0..a.properties.len())
+                    .map(|j| {
+                        properties
+                            .iter()
+                            .find(|p| {
+                                p.goal
+                                    == LoomGoal::Automaton {
+                                        automaton: ai,
+                                        property: j,
+                                    }
+                            })
+                            .map(|p| p.id)
+                    })
+                    .collect();
+                let globalise = |s: &PropertySet| -> PropertySet {
+                    s.iter()
+                        .filter_map(|l| local_to_global[l.0 as usize])
+                        .collect()
+                };
+                AutomatonInfo {
+                    state_props: a.state_properties().iter().map(globalise).collect(),
+                    trans_props: a.transition_properties().iter().map(globalise).collect(),
+                    error_of: a
+                        .states
+                        .iter()
+                        .map(|s| match s.kind {
+                            StateKind::Error { property, .. } => local_to_global[property],
+                            _ => None,
+                        })
+                        .collect(),
+                }
+            })
+            .collect();
+        let init_ops: Vec<WovenOp> = automata
+            .iter()
+            .flat_map(|b| b.init.iter())
+            .map(|op| WovenOp {
+                op: op.clone(),
+                pos: Default::default(),
+            })
+            .collect();
+        let max_id = properties
+            .iter()
+            .map(|p| p.id.0 as usize + 1)
+            .max()
+            .unwrap_or(0);
+        let rpo = match merge_policy {
+            MergePolicy::Data => crate::cfa::loops::reverse_postorder(program),
+            MergePolicy::LoopHeads => Vec::new(),
+        };
+        LoomCpa {
+            program,
+            location: LocationCpa { program },
+            callstack: CallstackCpa { program },
+            data,
+            automata,
+            properties,
+            info,
+            label_props,
+            init_ops: Rc::new(init_ops),
+            moves: RefCell::new(HashMap::new()),
+            transitions_taken: RefCell::new(vec![0; max_id]),
+            withdrawn: RefCell::new(PropertySet::new()),
+            merge_policy,
+            rpo,
+            entry: program.entry_func,
+        }
+    }
+
+    /// Whether automaton `a` in state `q` can still violate an enabled property.
+    fn active(&self, a: usize, q: StateIdx, enabled: &PropertySet) -> bool {
+        self.info[a].state_props[q as usize].intersects(enabled)
+    }
+
+    fn moves(&self, a: usize, q: StateIdx, edge: EdgeId, kind: StepKind) -> Rc<Vec<Move>> {
+        let key = (a as u32, q, edge, kind);
+        if let Some(m) = self.moves.borrow().get(&key) {
+            return m.clone();
+        }
+        let m = Rc::new(self.automata[a].step(self.program, q, self.program.edge(edge), kind));
+        self.moves.borrow_mut().insert(key, m.clone());
+        m
+    }
+
+    /// The enabled properties violated at `loc` with automaton states `autos`.
+    fn violated(&self, loc: LocId, autos: &[StateIdx], enabled: &PropertySet) -> PropertySet {
+        let mut v = self.label_props.get(&loc).cloned().unwrap_or_default();
+        for (a, &q) in autos.iter().enumerate() {
+            if let Some(p) = self.info[a].error_of[q as usize] {
+                v.insert(p);
+            }
+        }
+        v.iter().filter(|p| enabled.contains(*p)).collect()
+    }
+
+    /// The automaton successors of a control step: per combination of one
+    /// move per automaton, the new states and the operations to weave.
+    fn automaton_successors(
+        &self,
+        s: &LoomState<D::State>,
+        step: &Transition,
+        enabled: &PropertySet,
+    ) -> Vec<(Vec<StateIdx>, Vec<WovenOp>)> {
+        let (edge, kind) = match step {
+            Transition::Edge { id, .. } => (*id, StepKind::Edge),
+            Transition::Enter { call, .. } => (*call, StepKind::Enter),
+            Transition::Return { call, callee, .. } => (
+                *call,
+                if Some(*callee) == self.entry {
+                    StepKind::ProgramExit
+                } else {
+                    StepKind::Return
+                },
+            ),
+            Transition::Woven { .. } => unreachable!("woven steps have no automaton moves"),
+        };
+        let pos = step.pos();
+        let mut combos: Vec<(Vec<StateIdx>, Vec<WovenOp>)> =
+            vec![(Vec::with_capacity(s.autos.len()), Vec::new())];
+        let mut taken = self.transitions_taken.borrow_mut();
+        for (a, &q) in s.autos.iter().enumerate() {
+            if !self.active(a, q, enabled) {
+                for c in &mut combos {
+                    c.0.push(q);
+                }
+                continue;
+            }
+            let moves = self.moves(a, q, edge, kind);
+            let mut next = Vec::with_capacity(combos.len() * moves.len());
+            for m in moves.iter() {
+                if let Some(t) = m.transition {
+                    for p in self.info[a].trans_props[t].iter() {
+                        if enabled.contains(p) {
+                            if let Some(x) = taken.get_mut(p.0 as usize) {
+                                *x += 1;
+                            }
+                        }
+                    }
+                }
+                for (autos, ops) in &combos {
+                    let mut autos = autos.clone();
+                    autos.push(m.to);
+                    let mut ops = ops.clone();
+                    ops.extend(m.assumes.iter().map(|c| WovenOp {
+                        op: EdgeOp::Assume {
+                            cond: c.clone(),
+                            truth: true,
+                        },
+                        pos,
+                    }));
+                    ops.extend(m.assigns.iter().map(|(l, r)| WovenOp {
+                        op: EdgeOp::Assign {
+                            lhs: l.clone(),
+                            rhs: r.clone(),
+                        },
+                        pos,
+                    }));
+                    next.push((autos, ops));
+                }
+            }
+            combos = next;
+        }
+        combos
+    }
+}
+
+impl<'p, D: Cpa> Cpa for LoomCpa<'p, D> {
+    type State = LoomState<D::State>;
+    type Precision = LoomPrecision<D::Precision>;
+
+    fn initial_state(&self, start: LocId) -> Self::State {
+        let autos: Vec<StateIdx> = self.automata.iter().map(|b| b.automaton.initial).collect();
+        LoomState {
+            loc: self.location.initial_state(start),
+            stack: self.callstack.initial_state(start),
+            autos: Rc::new(autos),
+            pending: (!self.init_ops.is_empty()).then(|| (self.init_ops.clone(), 0)),
+            violated: PropertySet::new(),
+            data: self.data.initial_state(start),
+        }
+    }
+
+    fn initial_precision(&self, start: LocId) -> Self::Precision {
+        LoomPrecision {
+            enabled: self.properties.iter().map(|p| p.id).collect(),
+            data: self.data.initial_precision(start),
+        }
+    }
+
+    fn transitions<'a>(&'a self, s: &'a Self::State) -> Vec<Transition<'a>> {
+        if let Some((ops, i)) = &s.pending {
+            let w = &ops[*i];
+            return vec![Transition::Woven {
+                op: &w.op,
+                pos: w.pos,
+            }];
+        }
+        control_transitions(self.program, s.loc, &s.stack)
+    }
+
+    fn transfer(
+        &self,
+        s: &Self::State,
+        step: &Transition,
+        prec: &Self::Precision,
+    ) -> Vec<Self::State> {
+        if let Transition::Woven { .. } = step {
+            let Some((ops, i)) = &s.pending else {
+                return Vec::new();
+            };
+            let pending = (i + 1 < ops.len()).then(|| (ops.clone(), i + 1));
+            return self
+                .data
+                .transfer(&s.data, step, &prec.data)
+                .into_iter()
+                .map(|data| LoomState {
+                    loc: s.loc,
+                    stack: s.stack.clone(),
+                    autos: s.autos.clone(),
+                    pending: pending.clone(),
+                    violated: s.violated.clone(),
+                    data,
+                })
+                .collect();
+        }
+        let mut out = Vec::new();
+        let datas = self.data.transfer(&s.data, step, &prec.data);
+        if datas.is_empty() {
+            return out;
+        }
+        let combos = self.automaton_successors(s, step, &prec.enabled);
+        for loc in self.location.transfer(&s.loc, step, &()) {
+            for stack in self.callstack.transfer(&s.stack, step, &()) {
+                for (autos, ops) in &combos {
+                    let violated = self.violated(loc, autos, &prec.enabled);
+                    let autos = if **autos == *s.autos {
+                        s.autos.clone()
+                    } else {
+                        Rc::new(autos.clone())
+                    };
+                    let pending = (!ops.is_empty()).then(|| (Rc::new(ops.clone()), 0));
+                    for data in &datas {
+                        out.push(LoomState {
+                            loc,
+                            stack: stack.clone(),
+                            autos: autos.clone(),
+                            pending: pending.clone(),
+                            violated: violated.clone(),
+                            data: data.clone(),
+                        });
+                    }
+                }
+            }
+        }
+        out
+    }
+
+    /// Data states at the same location, call stack and automaton states
+    /// are merged by the data analysis (never at `l#`); automaton states
+    /// are never joined (merge-sep).
+    fn merge(
+        &self,
+        new: &Self::State,
+        reached: &Self::State,
+        prec: &Self::Precision,
+    ) -> Self::State {
+        if new.pending.is_none()
+            && reached.pending.is_none()
+            && new.loc == reached.loc
+            && new.stack == reached.stack
+            && new.autos == reached.autos
+            && new.violated == reached.violated
+            && (self.merge_policy == MergePolicy::Data || self.program.loc(new.loc).loop_head)
+        {
+            LoomState {
+                data: self.data.merge(&new.data, &reached.data, &prec.data),
+                ..reached.clone()
+            }
+        } else {
+            reached.clone()
+        }
+    }
+
+    fn less_or_equal(&self, a: &Self::State, b: &Self::State) -> bool {
+        a.loc == b.loc
+            && a.stack == b.stack
+            && a.autos == b.autos
+            && same_pending(&a.pending, &b.pending)
+            && self.data.less_or_equal(&a.data, &b.data)
+    }
+
+    fn is_target(&self, s: &Self::State) -> bool {
+        s.pending.is_none() && !s.violated.is_empty()
+    }
+
+    /// `prec_S`: withdrawn properties leave the precision; at real
+    /// locations the data analysis adjusts its precision (abstraction),
+    /// deciding the feasibility of targets.
+    fn prec(
+        &self,
+        mut s: Self::State,
+        mut prec: Self::Precision,
+    ) -> Option<(Self::State, Self::Precision)> {
+        {
+            let w = self.withdrawn.borrow();
+            if !w.is_empty() && prec.enabled.intersects(&w) {
+                prec.enabled = prec.enabled.difference(&w);
+                s.violated = s.violated.difference(&w);
+            }
+        }
+        if s.pending.is_some() {
+            return Some((s, prec));
+        }
+        if self.is_target(&s) {
+            self.data.mark_target(&mut s.data);
+        }
+        let LoomState {
+            loc,
+            stack,
+            autos,
+            pending,
+            violated,
+            data,
+        } = s;
+        let (data, dprec) = self.data.prec(data, prec.data)?;
+        Some((
+            LoomState {
+                loc,
+                stack,
+                autos,
+                pending,
+                violated,
+                data,
+            },
+            LoomPrecision {
+                enabled: prec.enabled,
+                data: dprec,
+            },
+        ))
+    }
+
+    fn priority(&self, s: &Self::State) -> (u64, u64) {
+        let (major, _) = self.data.priority(&s.data);
+        let rpo = self.rpo.get(s.loc.0 as usize).copied().unwrap_or(0);
+        (major, u64::MAX - rpo as u64)
+    }
+
+    fn partition_key(&self, s: &Self::State) -> u64 {
+        use std::hash::{Hash, Hasher};
+        let mut h = std::collections::hash_map::DefaultHasher::new();
+        s.loc.hash(&mut h);
+        s.stack.hash(&mut h);
+        s.autos.hash(&mut h);
+        if let Some((ops, i)) = &s.pending {
+            (Rc::as_ptr(ops) as usize).hash(&mut h);
+            i.hash(&mut h);
+        }
+        h.finish()
+    }
+}
