@@ -11,6 +11,7 @@ pub mod cfa;
 pub mod cli;
 pub mod cpa;
 pub mod error;
+pub mod eval;
 pub mod frontend;
 pub mod ir;
 pub mod report;

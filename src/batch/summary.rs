@@ -238,12 +238,9 @@ impl Report {
                 )
             })
             .collect();
+        let ids: Vec<&str> = props.iter().map(|(id, _)| *id).collect();
         let mut used = vec![false; props.len()];
-        for e in &expected {
-            let found = props.iter().position(|(id, _)| match &e.property {
-                Some(p) => id == p,
-                None => property_matches_rule(id, &e.rule),
-            });
+        for (e, found) in expected.iter().zip(pair_expected(&ids, &expected)) {
             if let Some(k) = found {
                 used[k] = true;
             }
@@ -430,6 +427,22 @@ impl Report {
     }
 }
 
+/// Pairs each expected verdict with the property it is about: for each entry
+/// of `expected`, the index in `ids` of the property named by its `property`,
+/// or else of the first property whose id is the rule's
+/// ([`property_matches_rule`]); `None` when the ids hold neither.
+pub fn pair_expected(ids: &[&str], expected: &[Expected]) -> Vec<Option<usize>> {
+    expected
+        .iter()
+        .map(|e| {
+            ids.iter().position(|id| match &e.property {
+                Some(p) => id == p,
+                None => property_matches_rule(id, &e.rule),
+            })
+        })
+        .collect()
+}
+
 /// Nearest-rank percentile (`p` in 0..=100) of unsorted values; 0 when empty.
 pub fn percentile(v: &[f64], p: f64) -> f64 {
     if v.is_empty() {
@@ -442,7 +455,7 @@ pub fn percentile(v: &[f64], p: f64) -> f64 {
 }
 
 /// An aligned text table, or a markdown one.
-fn table(md: bool, header: &[&str], rows: &[Vec<String>]) -> String {
+pub(crate) fn table(md: bool, header: &[&str], rows: &[Vec<String>]) -> String {
     let head: Vec<String> = header.iter().map(|s| s.to_string()).collect();
     let mut out = String::new();
     if md {
@@ -498,6 +511,15 @@ fn table(md: bool, header: &[&str], rows: &[Vec<String>]) -> String {
     out
 }
 
+/// One CSV field, quoted when it holds a comma, a quote or a line break.
+pub(crate) fn csv_field(s: &str) -> String {
+    if s.contains([',', '"', '\n']) {
+        format!("\"{}\"", s.replace('"', "\"\""))
+    } else {
+        s.to_string()
+    }
+}
+
 fn csv(
     sets: &BTreeMap<String, Counts>,
     rules: &BTreeMap<String, Counts>,
@@ -506,20 +528,13 @@ fn csv(
     let mut out = String::from(
         "section,name,tasks,true,false,unknown,correct_true,correct_false,wrong_true,wrong_false,unconfirmed,score\n",
     );
-    let quote = |s: &str| {
-        if s.contains([',', '"', '\n']) {
-            format!("\"{}\"", s.replace('"', "\"\""))
-        } else {
-            s.to_string()
-        }
-    };
     let rows = sets
         .iter()
         .map(|(k, c)| ("set", k.as_str(), c))
         .chain(rules.iter().map(|(k, c)| ("rule", k.as_str(), c)))
         .chain(std::iter::once(("total", "", total)));
     for (section, name, c) in rows {
-        let _ = writeln!(out, "{section},{},{}", quote(name), c.cells().join(","));
+        let _ = writeln!(out, "{section},{},{}", csv_field(name), c.cells().join(","));
     }
     out
 }

@@ -3,6 +3,7 @@
 
 mod batch;
 mod cfa;
+mod eval;
 mod report;
 mod spec;
 mod verify;
@@ -34,6 +35,8 @@ enum Command {
     Batch(batch::BatchArgs),
     /// Summarise a results file of `mpv batch`.
     Report(report::ReportArgs),
+    /// Compare results files of several configurations (tables and plots).
+    Eval(eval::EvalArgs),
 }
 
 /// Runs the command line; exit code 0 on success, 1 on a user-facing error.
@@ -45,6 +48,7 @@ pub fn run() -> ExitCode {
         Command::Verify(a) => verify::run(a),
         Command::Batch(a) => batch::run(a),
         Command::Report(a) => report::run(a),
+        Command::Eval(a) => eval::run(a),
     };
     match result {
         Ok(code) => code,
