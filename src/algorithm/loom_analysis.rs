@@ -109,7 +109,7 @@ impl<'p> LoomAnalysis<'p> {
             names,
             enabled: PropertySet::new(),
             withdrawn: PropertySet::new(),
-            predicates: Predicates::default(),
+            predicates: initial_predicates(program, automata),
             check_blocks: false,
             stage: Stage::Explicit,
             run: None,
@@ -368,6 +368,33 @@ impl<'p> LoomAnalysis<'p> {
     }
 }
 
+/// The initial precision from the specification: every automaton
+/// variable equals its initial value, or one more or one less (counters
+/// and set elements start there, and a block boundary right after the
+/// program start would otherwise forget them).
+fn initial_predicates(program: &Program, automata: &[BoundAutomaton]) -> Predicates {
+    use crate::ir::ExprKind;
+    let mut preds = Predicates::default();
+    for op in automata.iter().flat_map(|b| b.init.iter()) {
+        let crate::cfa::EdgeOp::Assign { lhs, rhs } = op else {
+            continue;
+        };
+        let (ExprKind::Var(v), ExprKind::IntConst(c)) = (&lhs.kind, &rhs.kind) else {
+            continue;
+        };
+        let crate::ir::Type::Int(k) = program.types.get(lhs.ty) else {
+            continue;
+        };
+        let w = k.bits();
+        let sym = crate::smt::Encoder::register_symbol(*v, w);
+        for d in [0i128, 1, -1] {
+            let value = z3::ast::BV::from_i64((c + d) as i64, w);
+            preds.add(sym.eq(&value));
+        }
+    }
+    preds
+}
+
 impl<'p> sdc::Analysis for LoomAnalysis<'p> {
     type Property = PropertyId;
     type Counterexample = Counterexample;
@@ -380,6 +407,7 @@ impl<'p> sdc::Analysis for LoomAnalysis<'p> {
         self.finished = false;
         self.refinements = 0;
         self.check_blocks = false;
+        self.predicates = initial_predicates(self.program, self.automata);
     }
 
     fn analyze(

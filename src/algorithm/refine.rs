@@ -104,7 +104,9 @@ fn concrete_path(
             let second = concrete_path_under(enc, p, path, property, deadline, true);
             enc.externals_keep_memory.set(false);
             match second {
-                PathCheck::Feasible(_) => second,
+                // Under the assumption, the remaining imprecision is the
+                // one that matters.
+                PathCheck::Feasible(_) | PathCheck::Imprecise(Some(_)) => second,
                 _ => first,
             }
         }

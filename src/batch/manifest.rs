@@ -143,8 +143,19 @@ fn single_row(
         set: f[c.set].to_string(),
         rule: rule_opt,
         prp: vec![prp],
+        rules: Vec::new(),
         expected,
     })
+}
+
+/// The `--select` list of a multi-rule row: empty when no library rule is
+/// added (the property files alone are checked).
+fn select_if(nothing: bool, select: Vec<String>) -> Vec<String> {
+    if nothing {
+        Vec::new()
+    } else {
+        select
+    }
 }
 
 fn multi_row(
@@ -174,6 +185,16 @@ fn multi_row(
         .and_then(|s| s.to_str())
         .unwrap_or("");
     let mut expected = Vec::new();
+    // The instrumented rule is the input's error label; the others are
+    // checked with mpv's rules.
+    let mut library_rules = Vec::new();
+    let mut select = ids.clone();
+    for rule in rules {
+        if !name.contains(&format!(".{rule}.")) {
+            library_rules.push(rule.to_string());
+            select.push(rule.to_string());
+        }
+    }
     for (rule, cell) in rules.iter().zip(&f[2..]) {
         let Some(v) = ExpectedVerdict::parse_cell(cell)
             .map_err(|e| at(manifest, n, format!("column {rule}: {e}")))?
@@ -194,6 +215,7 @@ fn multi_row(
         set,
         rule: None,
         prp: vec![prp],
+        rules: select_if(library_rules.is_empty(), select),
         expected,
     })
 }

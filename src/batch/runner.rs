@@ -59,6 +59,11 @@ impl Config {
             a.push("--prp".into());
             a.push(p.clone().into());
         }
+        if !task.rules.is_empty() {
+            a.push("--library".into());
+            a.push("--select".into());
+            a.push(task.rules.join(",").into());
+        }
         a.push("--time-limit".into());
         a.push(self.time_limit.to_string().into());
         a.push("--format".into());

@@ -76,6 +76,11 @@ pub struct Task {
     pub rule: Option<String>,
     /// Property files handed to `mpv verify --prp`.
     pub prp: Vec<PathBuf>,
+    /// For tasks that add rules of mpv's bundled library (multi-rule rows):
+    /// the ids of every property to check (the property files' and the
+    /// rules'), passed as `--library --select`. Empty: the property files
+    /// alone.
+    pub rules: Vec<String>,
     pub expected: Vec<Expected>,
 }
 
@@ -198,6 +203,7 @@ fn module_task(path: &Path, prp: &[PathBuf]) -> Result<Task> {
         path: path.to_path_buf(),
         rule: None,
         prp: prp.to_vec(),
+        rules: Vec::new(),
         expected,
     })
 }
@@ -315,6 +321,7 @@ mod tests {
             set: set.into(),
             rule: None,
             prp: vec![],
+            rules: vec![],
             expected: vec![],
         }
     }

@@ -141,8 +141,10 @@ pub struct Encoder<'p> {
 /// Whether a body-less function is known to (or may well) write through
 /// the pointers it gets: copying, filling, reading input, formatting.
 pub fn may_write_through_pointers(name: &str) -> bool {
-    const WRITERS: [&str; 11] = [
-        "copy", "mem", "str", "read", "get", "recv", "scanf", "printf", "fill", "set", "load",
+    const WRITERS: [&str; 19] = [
+        "copy", "memset", "memcpy", "memmove", "strcpy", "strncpy", "strlcpy", "strcat", "strncat",
+        "strlcat", "read", "get_user", "recv", "scanf", "printf", "fill", "load", "_init",
+        "sg_set",
     ];
     let lower = name.to_ascii_lowercase();
     name.is_empty() || WRITERS.iter().any(|w| lower.contains(w))

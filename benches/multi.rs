@@ -1,0 +1,132 @@
+//! The multi-property benchmark: `multi.tsv` (revisions × six rules; 08_1a is
+//! the input's instrumented `label:LDV_ERROR`, the other five rules come
+//! from mpv's library) under `baseline` and the SDC strategies, every module
+//! in its own process (`mpv batch`), compared like the FSE'16 paper's
+//! Table 2 and Fig. 2 (`mpv eval`). A wrong verdict in any configuration
+//! fails the bench (`mpv report --fail-on-wrong`).
+//!
+//!     cargo bench --bench multi                      # 150 revisions, 60 s, all configurations
+//!     MPV_BENCH_SAMPLE=all MPV_BENCH_CONFIGS=s4 MPV_TIME_LIMIT=20 cargo bench --bench multi
+//!
+//! The sample (`MPV_BENCH_SAMPLE=N`, seed `MPV_BENCH_SEED`, default 1) holds
+//! every revision with a violated rule and fixed-seed picks of the others.
+//! `MPV_BENCH_CONFIGS` (default `baseline,s0,s1,s2,s3,s4`) lists the
+//! configurations; `MPV_BENCH_RESUME=1` continues interrupted result files.
+//! Files in `bench-out/`: `multi-tasks.tsv`, `multi-<config>.jsonl`, and the
+//! tables and plots in `multi/`.
+
+use std::process::Command;
+
+#[path = "../tests/common/mod.rs"]
+mod common;
+
+fn main() {
+    let dir = common::corpus_dir();
+    let limit = std::env::var("MPV_TIME_LIMIT").unwrap_or_else(|_| "60".into());
+    let configs =
+        std::env::var("MPV_BENCH_CONFIGS").unwrap_or_else(|_| "baseline,s0,s1,s2,s3,s4".into());
+    let configs: Vec<&str> = configs.split(',').map(str::trim).collect();
+    let header = std::fs::read_to_string(dir.join("multi.tsv"))
+        .expect("multi.tsv")
+        .lines()
+        .next()
+        .unwrap_or_default()
+        .to_string();
+    let mut rows = common::manifest("multi.tsv");
+    let sample = std::env::var("MPV_BENCH_SAMPLE").unwrap_or_else(|_| "150".into());
+    if sample != "all" {
+        let n: usize = sample
+            .parse()
+            .expect("MPV_BENCH_SAMPLE is a number or `all`");
+        let seed: u64 = std::env::var("MPV_BENCH_SEED")
+            .ok()
+            .and_then(|s| s.parse().ok())
+            .unwrap_or(1);
+        rows = sample_rows(rows, n, seed);
+    }
+    let out = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("bench-out");
+    std::fs::create_dir_all(&out).expect("bench-out");
+    let tasks = out.join("multi-tasks.tsv");
+    let mut text = header + "\n";
+    for r in &rows {
+        text.push_str(&r.join("\t"));
+        text.push('\n');
+    }
+    std::fs::write(&tasks, text).expect("task list");
+    let resume = std::env::var_os("MPV_BENCH_RESUME").is_some();
+    let mpv = env!("CARGO_BIN_EXE_mpv");
+    let mut runs = Vec::new();
+    let mut wrong = Vec::new();
+    for c in &configs {
+        let results = out.join(format!("multi-{c}.jsonl"));
+        if !resume {
+            let _ = std::fs::remove_file(&results);
+        }
+        let mut cmd = Command::new(mpv);
+        cmd.args(["batch", "--manifest"])
+            .arg(&tasks)
+            .arg("--root")
+            .arg(&dir)
+            .args(["--time-limit", &limit, "--out"])
+            .arg(&results);
+        if resume {
+            cmd.arg("--resume");
+        }
+        let status = cmd
+            .args(["--", "--strategy", c])
+            .status()
+            .expect("mpv batch runs");
+        assert!(status.success(), "mpv batch failed for {c}");
+        let report = Command::new(mpv)
+            .arg("report")
+            .arg(&results)
+            .arg("--fail-on-wrong")
+            .output()
+            .expect("mpv report runs");
+        println!("== {c}\n{}", String::from_utf8_lossy(&report.stdout));
+        if !report.status.success() {
+            wrong.push(c.to_string());
+        }
+        runs.push(format!("{c}={}", results.display()));
+    }
+    let mut eval = Command::new(mpv);
+    eval.arg("eval");
+    for r in &runs {
+        eval.args(["--run", r]);
+    }
+    if configs.contains(&"baseline") {
+        eval.arg("--out-dir").arg(out.join("multi"));
+        let table = eval.output().expect("mpv eval runs");
+        println!(
+            "time limit {limit} s per module, {} modules\n{}{}",
+            rows.len(),
+            String::from_utf8_lossy(&table.stdout),
+            String::from_utf8_lossy(&table.stderr)
+        );
+    }
+    assert!(wrong.is_empty(), "wrong verdicts in: {}", wrong.join(", "));
+}
+
+/// Every row with a violated rule, then rows in a seeded hash order until
+/// `n` rows are taken (in manifest order).
+fn sample_rows(rows: Vec<Vec<String>>, n: usize, seed: u64) -> Vec<Vec<String>> {
+    let hash = |s: &str| {
+        let mut h = 0xcbf2_9ce4_8422_2325u64 ^ seed;
+        for b in s.bytes() {
+            h = (h ^ b as u64).wrapping_mul(0x0100_0000_01b3);
+        }
+        h
+    };
+    let violated = |r: &Vec<String>| r.iter().skip(2).any(|c| c == "false");
+    let mut keep: Vec<bool> = rows.iter().map(violated).collect();
+    let mut others: Vec<usize> = (0..rows.len()).filter(|&i| !keep[i]).collect();
+    others.sort_by_key(|&i| hash(&rows[i][0]));
+    let taken = keep.iter().filter(|k| **k).count();
+    for &i in others.iter().take(n.saturating_sub(taken)) {
+        keep[i] = true;
+    }
+    rows.into_iter()
+        .zip(keep)
+        .filter_map(|(r, k)| k.then_some(r))
+        .collect()
+}
