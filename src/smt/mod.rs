@@ -15,9 +15,13 @@
 //! - floating point, `Expr::Nondet`, `Havoc`, unknown
 //!   function-pointer calls, recursion cut, large aggregate copies:
 //!   fresh values, path inexact (and, where memory could change, incomplete);
-//! - objects have fixed concrete addresses, one layout among all possible
-//!   ones: where a pointer's value could expose it (conversion to an integer,
-//!   ordering of pointers) the result is arbitrary and the path inexact;
+//! - objects have fixed concrete, aligned addresses below the kernel's
+//!   error-pointer page, one layout among all possible ones. Ordering of
+//!   pointers would expose it: the result is arbitrary and the path
+//!   inexact. A pointer converted to an integer is its address (so
+//!   `IS_ERR` and alignment tests are exact); an error path that depends on
+//!   where two objects lie relative to each other is the one spot where a
+//!   FALSE rests on this layout;
 //! - type-based separation: accesses of different widths never alias
 //!   (a union read through a member of another width sees an unrelated value);
 //!   this is an assumption of the encoding, as in CPAchecker's LDV setup;
@@ -121,6 +125,10 @@ pub fn is_allocator(name: &str) -> bool {
             | "devm_kmalloc"
     )
 }
+
+/// The `Nondet` reason of the entry function's arguments (see
+/// `frontend::lower`).
+pub const ENTRY_ARGUMENT: &str = "entry argument";
 
 pub struct Encoder<'p> {
     pub p: &'p Program,
@@ -518,6 +526,8 @@ impl<'p> Encoder<'p> {
                 let hi = BV::from_u64((*c >> 64) as u64, 64);
                 self.resize(hi.concat(&lo), w, false)
             }
+            // The entry function's parameters are arbitrary inputs: exact.
+            ExprKind::Nondet(ENTRY_ARGUMENT) => self.fresh(w),
             ExprKind::FloatConst(_) | ExprKind::Nondet(_) => {
                 st.exact = false;
                 self.fresh(w)
@@ -554,17 +564,13 @@ impl<'p> Encoder<'p> {
                     st.exact = false;
                     return self.fresh(w);
                 }
-                // Objects sit at fixed addresses: one layout among all possible
-                // ones. A pointer's integer value would expose it, so it is arbitrary.
-                if matches!(
-                    self.p.types.get(a.ty),
-                    Type::Pointer(_) | Type::Array { .. }
-                ) && matches!(self.p.types.get(e.ty), Type::Int(_))
-                {
-                    let _ = self.eval(st, a);
-                    st.exact = false;
-                    return self.fresh(w);
-                }
+                // A pointer's integer value is its address. Objects sit at
+                // fixed, aligned addresses below the top page, so the
+                // kernel's IS_ERR test (`(unsigned long)p > -4096`) and
+                // alignment tests are decided as they would be in the
+                // kernel; an error path whose feasibility depends on the
+                // relative placement of two objects is the one exception
+                // (documented in the module's list of imprecise spots).
                 let v = self.eval(st, a);
                 self.convert(v, a.ty, e.ty)
             }

@@ -550,7 +550,7 @@ impl<'a> Lowerer<'a> {
         };
         let args = params
             .iter()
-            .map(|&t| Expr::new(ExprKind::Nondet("entry argument"), t))
+            .map(|&t| Expr::new(ExprKind::Nondet(crate::smt::ENTRY_ARGUMENT), t))
             .collect();
         self.emit(
             EdgeOp::Call {

@@ -20,7 +20,8 @@ void bad_BadPut(struct request *r) { blk_put_request(r); }
 /* With GFP_ATOMIC the request is held only when the result is valid. */
 void safe_BadPut(struct request_queue *q, struct bio *b) {
   struct request *r = blk_make_request(q, b, 32);
-  if (r) blk_put_request(r);
+  /* blk_make_request returns an error pointer on failure (IS_ERR_OR_NULL). */
+  if (r && (unsigned long)r < 18446744073709547521UL) blk_put_request(r);
 }
 void bad_Leak(struct request_queue *q, struct bio *b) { struct request *r = blk_make_request(q, b, 16); }
 void safe_Leak(struct request_queue *q) { struct request *r = blk_get_request(q, 1, 16); blk_put_request(r); }

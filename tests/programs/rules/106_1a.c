@@ -27,7 +27,8 @@ void bad_Double(void) {
 }
 void safe_Double(void) {
   struct class *c = __class_create((void *)0, "g", (void *)0);
-  if (c) class_destroy(c);
+  /* __class_create returns an error pointer on failure (IS_ERR_OR_NULL). */
+  if (c && (unsigned long)c < 18446744073709547521UL) class_destroy(c);
 }
 void bad_NotRegistered(void) { usb_gadget_unregister_driver(&drv); }
 void safe_NotRegistered(void) { if (usb_gadget_register_driver(&drv) == 0) usb_gadget_unregister_driver(&drv); }
