@@ -240,8 +240,19 @@ fn multi_manifest_records_expected_verdicts_per_rule() {
         "{csv}"
     );
     assert!(
-        csv.lines().any(|l| l == "rule,32_1,1,0,0,1,0,0,0,0,0,0"),
-        "no property for 32_1 yet: UNKNOWN\n{csv}"
+        csv.lines().any(|l| l == "rule,32_1,1,1,0,0,1,0,0,0,0,2"),
+        "32_1 is checked with the library's rule (no mutex: TRUE)\n{csv}"
+    );
+    let ids: Vec<&str> = l["properties"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|p| p["id"].as_str().unwrap())
+        .collect();
+    assert_eq!(
+        ids,
+        ["label:LDV_ERROR", "32_1"],
+        "the instrumented rule is the label, the others LDV checked come from the library (68_1 is `-`)"
     );
 }
 

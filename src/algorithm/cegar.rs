@@ -111,7 +111,7 @@ pub fn check_label(program: &Program, label: &str, limits: CegarLimits) -> Cegar
                 return if cpa.data.unsound.get() {
                     finish(
                         Verdict::Unknown,
-                        Some("no error state reached, but the analysis used a step that is not an over-approximation (recursion, struct passed by value, bit-field or large aggregate copy)".into()),
+                        Some("no error state reached, but the analysis used a step that is not an over-approximation (a recursive call, an array parameter, or a write or aggregate copy without a known address)".into()),
                         None,
                         stats,
                     )

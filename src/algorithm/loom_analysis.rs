@@ -264,7 +264,7 @@ impl<'p> LoomAnalysis<'p> {
                     self.close_run(monitor);
                     if unsound {
                         for p in self.open().iter() {
-                            report.given_up.push((p, "no error state reached, but the analysis used a step that is not an over-approximation (recursion, struct passed by value, bit-field or large aggregate copy)".into()));
+                            report.given_up.push((p, "no error state reached, but the analysis used a step that is not an over-approximation (a recursive call, an array parameter, or a write or aggregate copy without a known address)".into()));
                         }
                     }
                     self.finished = true;

@@ -101,6 +101,7 @@ fn concrete_path(
             // leave the module's memory alone, the path may be exact.
             enc.externals_keep_memory.set(true);
             enc.kept_memory_calls.set(0);
+            enc.ignored_asm.set(0);
             let second = concrete_path_under(enc, p, path, property, deadline, true);
             enc.externals_keep_memory.set(false);
             match second {
@@ -152,11 +153,13 @@ fn concrete_path_under(
                 .iter()
                 .filter_map(|(t, v)| CexStep::of(p, t, v.as_ref(), model.as_ref()))
                 .collect();
-            let assumptions = if keep_memory && enc.kept_memory_calls.get() > 0 {
-                vec![format!("{} call(s) of kernel functions without a model (taking pointers) do not change the module's memory, as LDV's models assume", enc.kept_memory_calls.get())]
-            } else {
-                Vec::new()
-            };
+            let mut assumptions = Vec::new();
+            if keep_memory && enc.kept_memory_calls.get() > 0 {
+                assumptions.push(format!("{} call(s) of kernel functions without a model (taking pointers) do not change the module's memory, as LDV's models assume", enc.kept_memory_calls.get()));
+            }
+            if keep_memory && enc.ignored_asm.get() > 0 {
+                assumptions.push(format!("{} inline assembly statement(s) leave memory unchanged and give arbitrary register outputs, as LDV's verifiers take them", enc.ignored_asm.get()));
+            }
             PathCheck::Feasible(Counterexample {
                 property: property.to_string(),
                 steps,

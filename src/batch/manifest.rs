@@ -185,12 +185,12 @@ fn multi_row(
         .and_then(|s| s.to_str())
         .unwrap_or("");
     let mut expected = Vec::new();
-    // The instrumented rule is the input's error label; the others are
-    // checked with mpv's rules.
+    // The instrumented rule is the input's error label; the others LDV
+    // checked (a verdict cell, not `-`) are checked with mpv's rules.
     let mut library_rules = Vec::new();
     let mut select = ids.clone();
-    for rule in rules {
-        if !name.contains(&format!(".{rule}.")) {
+    for (rule, cell) in rules.iter().zip(&f[2..]) {
+        if !name.contains(&format!(".{rule}.")) && *cell != "-" {
             library_rules.push(rule.to_string());
             select.push(rule.to_string());
         }

@@ -144,15 +144,17 @@ pub struct Encoder<'p> {
     pub modelled_functions: std::cell::RefCell<hashbrown::HashSet<String>>,
     /// Calls for which that assumption was made.
     pub kept_memory_calls: std::cell::Cell<u32>,
+    /// Inline assembly statements taken as LDV's verifiers take them under
+    /// the same assumption: outputs in registers arbitrary, memory unchanged.
+    pub ignored_asm: std::cell::Cell<u32>,
 }
 
 /// Whether a body-less function is known to (or may well) write through
 /// the pointers it gets: copying, filling, reading input, formatting.
 pub fn may_write_through_pointers(name: &str) -> bool {
-    const WRITERS: [&str; 19] = [
+    const WRITERS: [&str; 18] = [
         "copy", "memset", "memcpy", "memmove", "strcpy", "strncpy", "strlcpy", "strcat", "strncat",
-        "strlcat", "read", "get_user", "recv", "scanf", "printf", "fill", "load", "_init",
-        "sg_set",
+        "strlcat", "read", "get_user", "recv", "scanf", "printf", "fill", "load", "sg_set",
     ];
     let lower = name.to_ascii_lowercase();
     name.is_empty() || WRITERS.iter().any(|w| lower.contains(w))
@@ -177,6 +179,7 @@ impl<'p> Encoder<'p> {
             externals_keep_memory: std::cell::Cell::new(false),
             modelled_functions: Default::default(),
             kept_memory_calls: std::cell::Cell::new(0),
+            ignored_asm: std::cell::Cell::new(0),
         }
     }
 

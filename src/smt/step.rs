@@ -21,7 +21,14 @@ use z3::ast::{Array, Bool, BV};
 use super::{is_allocator, Encoder, SymState};
 use crate::cfa::{EdgeOp, Program};
 use crate::cpa::Transition;
-use crate::ir::{Expr, FunctionKind, Type};
+use crate::ir::{Expr, ExprKind, FunctionKind, Type};
+
+/// The name under which a call through a pointer to no function of the
+/// module is treated as an external call.
+const UNKNOWN_TARGET: &str = "(unknown target)";
+
+/// The `Havoc` reason of inline assembly statements (front end).
+pub const INLINE_ASM: &str = "inline assembly";
 
 /// Applies one step to `st`; returns the path constraint it adds and the
 /// value it writes (for counterexamples).
@@ -58,6 +65,20 @@ pub fn apply(
                 let (c, val) = external_call(enc, st, p, &f.name, f.kind, lhs.as_ref(), args);
                 (cons.or(c), val)
             }
+            // Under LDV's assumption a call through a function pointer
+            // that matches no function of the module is a kernel function
+            // without a model.
+            EdgeOp::CallUnknown { lhs, args, .. } if enc.externals_keep_memory.get() => {
+                external_call(
+                    enc,
+                    st,
+                    p,
+                    UNKNOWN_TARGET,
+                    FunctionKind::External,
+                    lhs.as_ref(),
+                    args,
+                )
+            }
             EdgeOp::CallUnknown { lhs, args, .. } => {
                 st.exact = false;
                 external_call(enc, st, p, "", FunctionKind::External, lhs.as_ref(), args)
@@ -73,6 +94,22 @@ pub fn apply(
                     _ => (None, None),
                 }
             }
+            EdgeOp::Havoc { lvalues, reason }
+                if *reason == INLINE_ASM && enc.externals_keep_memory.get() =>
+            {
+                // As LDV's verifiers: the statement is skipped; its register
+                // outputs (uninitialised or not) read arbitrary values.
+                enc.ignored_asm.set(enc.ignored_asm.get() + 1);
+                for l in lvalues {
+                    if let ExprKind::Var(v) = l.kind {
+                        if !p.var(v).address_taken {
+                            let val = enc.fresh(enc.width(l.ty));
+                            enc.write(st, l, val);
+                        }
+                    }
+                }
+                (None, None)
+            }
             EdgeOp::Havoc { lvalues, .. } => {
                 st.exact = false;
                 for l in lvalues {
@@ -87,9 +124,17 @@ pub fn apply(
                 return (None, None);
             };
             let f = p.func(*callee);
+            // Structs and unions passed by value live in memory: copied
+            // like an assignment (before the callee's registers are reset).
+            for (a, &prm) in args.iter().zip(&f.params) {
+                if matches!(p.types.get(p.var(prm).ty), Type::Composite(_)) {
+                    enc.assign(st, &Expr::var(prm, p.var(prm).ty), a);
+                }
+            }
             let vals: Vec<_> = args
                 .iter()
                 .zip(&f.params)
+                .filter(|(_, &prm)| !matches!(p.types.get(p.var(prm).ty), Type::Composite(_)))
                 .map(|(a, &prm)| (Expr::var(prm, p.var(prm).ty), enc.eval(st, a)))
                 .collect();
             // A new activation: locals, result and parameters start fresh.
@@ -102,8 +147,9 @@ pub fn apply(
                 enc.forget_register(st, prm);
             }
             for (lhs, v) in vals {
-                if matches!(p.types.get(lhs.ty), Type::Composite(_) | Type::Array { .. }) {
-                    // struct passed by value: not copied
+                if matches!(p.types.get(lhs.ty), Type::Array { .. }) {
+                    // an array parameter is a pointer after adjustment; a
+                    // left-over array type is not modelled
                     st.exact = false;
                     st.sound = false;
                     continue;

@@ -1177,12 +1177,34 @@ impl<'a> Lowerer<'a> {
                     params: p1,
                     variadic: v1,
                 },
-                Type::Function { ret: r2, .. },
+                Type::Function {
+                    ret: r2,
+                    params: p2,
+                    ..
+                },
             ) => {
                 let void1 = matches!(self.p.types.get(*r1), Type::Void);
                 let void2 = matches!(self.p.types.get(*r2), Type::Void);
-                void1 == void2 && (p1.len() == nargs || (*v1 && p1.len() <= nargs))
+                void1 == void2
+                    && (p1.len() == nargs || (*v1 && p1.len() <= nargs))
+                    && p1.iter().zip(p2).all(|(a, b)| self.same_shape(*a, *b))
             }
+            _ => false,
+        }
+    }
+
+    /// Whether a value of type `b` passes for a parameter of type `a`
+    /// without a conversion that changes its shape: both pointers, integers
+    /// of one size, floats of one size, or the same struct or union. (A
+    /// function excluded here stays reachable through the unknown-target
+    /// edge of the pointer call.)
+    fn same_shape(&self, a: TypeId, b: TypeId) -> bool {
+        let t = &self.p.types;
+        match (t.get(a), t.get(b)) {
+            (Type::Pointer(_), Type::Pointer(_)) => true,
+            (Type::Int(x), Type::Int(y)) => x.bits() == y.bits(),
+            (Type::Float(x), Type::Float(y)) => x == y,
+            (Type::Composite(x), Type::Composite(y)) => x == y,
             _ => false,
         }
     }

@@ -178,7 +178,7 @@ impl<'a> Lowerer<'a> {
                 self.emit(
                     EdgeOp::Havoc {
                         lvalues: outs,
-                        reason: "inline assembly",
+                        reason: crate::smt::step::INLINE_ASM,
                     },
                     pos,
                 );
