@@ -333,3 +333,41 @@ fn scaled_budgets_keep_the_paper_proportions() {
         vec![(1, "true".into()), (2, "unknown:timeout".into())]
     );
 }
+
+#[test]
+fn baseline_verifies_each_property_alone_with_a_share_of_the_time_left() {
+    let clock = ManualClock::default();
+    let props = [
+        (1, SAFE),
+        (2, Script { cost: 500, ..SAFE }),
+        (
+            3,
+            Script {
+                violated: true,
+                ..SAFE
+            },
+        ),
+    ];
+    let mut a = Scripted::new(&clock, &props);
+    let r = baseline(&mut a, &all(&props), Some(Duration::from_secs(300)), &clock);
+    assert_eq!(
+        a.restarts,
+        vec![
+            BTreeSet::from([1]),
+            BTreeSet::from([2]),
+            BTreeSet::from([3])
+        ],
+        "one fresh analysis per property"
+    );
+    // 1 takes 10 s of its 100 s; 2 needs 500 s but gets (300 - 10) / 2 = 145 s.
+    assert_eq!(r.partitions[1].budget.cpu, Some(Duration::from_secs(145)));
+    assert_eq!(
+        verdicts(&r),
+        vec![
+            (1, "true".into()),
+            (2, "unknown:timeout".into()),
+            (3, "false:cex3".into())
+        ]
+    );
+    assert!(r.partitions.iter().all(|p| p.properties.len() == 1));
+}
