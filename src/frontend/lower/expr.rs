@@ -1186,6 +1186,7 @@ impl<'a> Lowerer<'a> {
                 let void1 = matches!(self.p.types.get(*r1), Type::Void);
                 let void2 = matches!(self.p.types.get(*r2), Type::Void);
                 void1 == void2
+                    && (void1 || self.same_shape(*r1, *r2))
                     && (p1.len() == nargs || (*v1 && p1.len() <= nargs))
                     && p1.iter().zip(p2).all(|(a, b)| self.same_shape(*a, *b))
             }
@@ -1193,15 +1194,25 @@ impl<'a> Lowerer<'a> {
         }
     }
 
-    /// Whether a value of type `b` passes for a parameter of type `a`
-    /// without a conversion that changes its shape: both pointers, integers
-    /// of one size, floats of one size, or the same struct or union. (A
-    /// function excluded here stays reachable through the unknown-target
-    /// edge of the pointer call.)
+    /// Whether a function with a parameter (or result) of type `a` fits a
+    /// pointer call whose function type has `b` there: pointers to the same
+    /// type (or `void *`, or both to functions), integers of one size,
+    /// floats of one size, or the same struct or union. This is the
+    /// type-matching resolution of CPAchecker, whose verdicts LDV's are;
+    /// a function excluded here is reached only through the unknown-target
+    /// edge, which treats the call as a call of a kernel function.
     fn same_shape(&self, a: TypeId, b: TypeId) -> bool {
         let t = &self.p.types;
         match (t.get(a), t.get(b)) {
-            (Type::Pointer(_), Type::Pointer(_)) => true,
+            (Type::Pointer(x), Type::Pointer(y)) => {
+                x == y
+                    || matches!(t.get(*x), Type::Void)
+                    || matches!(t.get(*y), Type::Void)
+                    || matches!(
+                        (t.get(*x), t.get(*y)),
+                        (Type::Function { .. }, Type::Function { .. })
+                    )
+            }
             (Type::Int(x), Type::Int(y)) => x.bits() == y.bits(),
             (Type::Float(x), Type::Float(y)) => x == y,
             (Type::Composite(x), Type::Composite(y)) => x == y,

@@ -1,0 +1,107 @@
+//! mpv's counterexamples against LDV's own error traces
+//! (`ldv-linux-3.0/*_false.error_trace.txt`): for each trace, the task of
+//! `single.tsv` it belongs to (the `.i` variant) is verified and the calls
+//! of LDV model functions (`ldv_*`) along mpv's counterexample are compared
+//! with those along LDV's trace: the same calls in the same order agree.
+//!
+//!     cargo bench --bench traces          # MPV_TIME_LIMIT (default 60) per task
+
+use std::process::Command;
+
+#[path = "../tests/common/mod.rs"]
+mod common;
+
+/// `ldv_*` names in the order of LDV's `FunctionCall(...)` entries.
+fn ldv_calls(trace: &str) -> Vec<String> {
+    trace
+        .split("FunctionCall(")
+        .skip(1)
+        .filter_map(|s| {
+            let call = s.split('(').next()?;
+            let name = call.rsplit("= ").next()?.trim();
+            name.starts_with("ldv_").then(|| name.to_string())
+        })
+        .collect()
+}
+
+/// `ldv_*` functions called or entered along mpv's counterexample.
+fn mpv_calls(cex: &serde_json::Value) -> Vec<String> {
+    let mut out = Vec::new();
+    for step in cex["steps"].as_array().into_iter().flatten() {
+        let op = step["op"].as_str().unwrap_or("");
+        let name = if let Some(f) = op.strip_prefix("enter ") {
+            f.to_string()
+        } else if op.starts_with("return from ") {
+            continue;
+        } else {
+            let call = op.rsplit("= ").next().unwrap_or(op);
+            match call.split_once('(') {
+                Some((f, _)) if f.chars().all(|c| c.is_alphanumeric() || c == '_') => f.to_string(),
+                _ => continue,
+            }
+        };
+        if name.starts_with("ldv_") {
+            out.push(name);
+        }
+    }
+    out
+}
+
+fn main() {
+    let dir = common::corpus_dir();
+    let limit = std::env::var("MPV_TIME_LIMIT").unwrap_or_else(|_| "60".into());
+    let set = dir.join("ldv-linux-3.0");
+    let mut traces: Vec<_> = std::fs::read_dir(&set)
+        .expect("ldv-linux-3.0")
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.to_string_lossy().ends_with(".error_trace.txt"))
+        .collect();
+    traces.sort();
+    let (mut found, mut agree) = (0, 0);
+    for t in &traces {
+        let name = t
+            .file_name()
+            .unwrap()
+            .to_string_lossy()
+            .replace(".error_trace.txt", "");
+        let task = set.join(format!("{name}.cil.out.i.pp.i"));
+        if !task.exists() {
+            println!("{name}: no task file");
+            continue;
+        }
+        let out = Command::new(env!("CARGO_BIN_EXE_mpv"))
+            .arg("verify")
+            .arg(&task)
+            .arg("--prp")
+            .arg(set.join("ALL.prp"))
+            .args(["--time-limit", &limit, "--format", "json"])
+            .output()
+            .expect("mpv runs");
+        let j: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap_or_default();
+        let p = &j["properties"][0];
+        let theirs = ldv_calls(&std::fs::read_to_string(t).unwrap());
+        let verdict = p["verdict"].as_str().unwrap_or("error");
+        if verdict != "false" {
+            println!("{name}: {verdict} ({})", p["reason"].as_str().unwrap_or(""));
+            continue;
+        }
+        found += 1;
+        let ours = mpv_calls(&p["counterexample"]);
+        let same = ours == theirs;
+        agree += same as usize;
+        println!(
+            "{name}: FALSE, {}\n  LDV: {}\n  mpv: {}",
+            if same {
+                "same model calls"
+            } else {
+                "different model calls"
+            },
+            theirs.join(" "),
+            ours.join(" ")
+        );
+    }
+    println!(
+        "{} traces, {found} FALSE found by mpv, {agree} with the same model calls in the same order (time limit {limit} s)",
+        traces.len()
+    );
+}
