@@ -87,6 +87,7 @@ fn multi_rule_sample_under_s4_has_no_wrong_verdict() {
     assert_eq!(results.lines().count(), 6, "one result per revision");
     for l in results.lines() {
         let v: serde_json::Value = serde_json::from_str(l).unwrap();
+        assert_eq!(v["status"], "ok", "{l}");
         assert_eq!(v["strategy"], "s4");
         assert!(
             v["properties"].as_array().unwrap().len() >= 2,

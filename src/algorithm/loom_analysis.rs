@@ -152,6 +152,7 @@ impl<'p> LoomAnalysis<'p> {
             return report;
         }
         let cpu = Self::remaining_budget(budget, monitor, clock).map(|l| l.mul_f64(EXPLICIT_SHARE));
+        let t_ex = std::time::Instant::now();
         let ex = reachability::explore(
             self.program,
             self.automata,
@@ -162,6 +163,15 @@ impl<'p> LoomAnalysis<'p> {
                 max_states: 200_000,
             },
         );
+        if crate::algorithm::cegar::tracing() {
+            eprintln!(
+                "loom explicit: {} states, complete {}, {} hit, {:.2}s",
+                ex.stats.states,
+                ex.complete,
+                ex.hit.len(),
+                t_ex.elapsed().as_secs_f64()
+            );
+        }
         self.work.states = self.work.states.max(ex.stats.states);
         self.work.transitions += ex.stats.transitions;
         self.report_transitions(&ex.transitions_taken, monitor);
@@ -230,6 +240,9 @@ impl<'p> LoomAnalysis<'p> {
         clock: &dyn Clock,
     ) -> sdc::RunReport<PropertyId, Counterexample> {
         let mut report = sdc::RunReport::default();
+        // A query that runs past the run's budget is interrupted.
+        let _interrupt = Self::remaining_budget(budget, monitor, clock)
+            .map(|l| crate::smt::interrupt::arm(thread_cpu_time() + l));
         loop {
             if self.open().is_empty() {
                 self.close_run(monitor);
@@ -243,11 +256,9 @@ impl<'p> LoomAnalysis<'p> {
             let deadline = left.map(|l| thread_cpu_time() + l);
             let run_ref = self.run.as_mut().expect("run exists");
             run_ref.cpa.data.set_deadline(deadline);
-            let mut polls = 0u32;
-            let mut interrupt = |_size: usize| {
-                polls += 1;
-                polls.is_multiple_of(32) && deadline.is_some_and(|d| thread_cpu_time() >= d)
-            };
+            // Expansions of the predicate analysis are expensive (formulas,
+            // abstractions): the clock is read before each one.
+            let mut interrupt = |_size: usize| deadline.is_some_and(|d| thread_cpu_time() >= d);
             let outcome = run(
                 &run_ref.cpa,
                 &mut run_ref.reached,
@@ -288,6 +299,7 @@ impl<'p> LoomAnalysis<'p> {
                         .collect::<Vec<_>>()
                         .join(",");
                     let t0 = clock.now();
+                    let t_check = std::time::Instant::now();
                     let check =
                         check_path(&run_ref.cpa.data.enc, self.program, &trace, &name, deadline);
                     if crate::algorithm::cegar::tracing() {
@@ -299,7 +311,7 @@ impl<'p> LoomAnalysis<'p> {
                                 format!("infeasible, {} candidate predicates: {:?}", c.len(), c)
                             }
                         };
-                        eprintln!("loom cegar: target for {name} after {} refinements ({} predicates, {} states): {what}", self.refinements, self.predicates.len(), run_ref.reached.nodes.len());
+                        eprintln!("loom cegar: target for {name} after {} refinements ({} predicates, {} states, path check {:.2}s): {what}", self.refinements, self.predicates.len(), run_ref.reached.nodes.len(), t_check.elapsed().as_secs_f64());
                     }
                     match check {
                         PathCheck::Feasible(cex) => {

@@ -227,6 +227,7 @@ pub fn verify(
         if !analysis_gave_up || left().is_some_and(|l| l.is_zero()) {
             continue;
         }
+        let _interrupt = left().map(|l| crate::smt::interrupt::arm(thread_cpu_time() + l));
         let se = symexec::check_label(program, label, left());
         work.transitions += se.stats.transitions;
         work.solver_calls += se.stats.solver_calls;

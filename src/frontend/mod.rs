@@ -18,8 +18,8 @@
 mod lower;
 pub mod source;
 
-use std::path::Path;
 use crate::algorithm::sdc::thread_cpu_time;
+use std::path::Path;
 
 use crate::cfa::Program;
 use crate::{Error, Result};

@@ -44,6 +44,7 @@ use hashbrown::HashMap;
 use z3::ast::{Array, Bool, BV};
 use z3::Sort;
 
+pub mod interrupt;
 pub mod step;
 
 /// Z3 resource units per second of solver time: a rough, uncalibrated

@@ -180,6 +180,17 @@ impl Abstractor {
         self.solver.set_params(&crate::smt::query_limit(left));
         let t = thread_cpu_time();
         let r = self.solver.check_assumptions(assumptions);
+        if crate::algorithm::cegar::tracing() {
+            let spent = thread_cpu_time().saturating_sub(t);
+            if spent > Duration::from_millis(500) {
+                eprintln!(
+                    "abstraction query: {:.2}s for a limit of {:.2}s ({:?})",
+                    spent.as_secs_f64(),
+                    left.as_secs_f64(),
+                    r
+                );
+            }
+        }
         let mut s = self.stats.get();
         s.solver_calls += 1;
         s.solver_time += thread_cpu_time().saturating_sub(t);
