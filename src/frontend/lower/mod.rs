@@ -121,7 +121,9 @@ fn value_names(unit: &TranslationUnit) -> HashSet<String> {
     struct V(HashSet<String>);
     impl<'ast> Visit<'ast> for V {
         fn visit_identifier(&mut self, id: &'ast Identifier, _: &'ast Span) {
-            self.0.insert(id.name.clone());
+            if !self.0.contains(id.name.as_str()) {
+                self.0.insert(id.name.clone());
+            }
         }
         fn visit_call_expression(&mut self, c: &'ast CallExpression, _: &'ast Span) {
             if !matches!(c.callee.node, Expression::Identifier(_)) {
