@@ -72,7 +72,7 @@ pub fn check_path(
     let exec = execute(enc, p, target, None);
     let solver = solver_with_deadline(deadline);
     solver.assert(&exec.guard);
-    match solver.check() {
+    match crate::smt::interrupt::checking(|| solver.check()) {
         SatResult::Unknown => PathCheck::Unknown,
         SatResult::Sat => {
             let Some(model) = solver.get_model() else {
@@ -146,7 +146,7 @@ fn concrete_path_under(
     if !st.exact {
         return PathCheck::Imprecise(first_inexact);
     }
-    match solver.check() {
+    match crate::smt::interrupt::checking(|| solver.check()) {
         SatResult::Sat => {
             let model = solver.get_model();
             let steps = steps

@@ -149,7 +149,7 @@ fn round<'p>(
             solver.set_params(&crate::smt::query_limit(rem));
         }
         let t = thread_cpu_time();
-        let r = solver.check();
+        let r = crate::smt::interrupt::checking(|| solver.check());
         stats.solver_calls += 1;
         stats.solver_s += thread_cpu_time().saturating_sub(t).as_secs_f64();
         r

@@ -226,7 +226,35 @@ pub fn run(args: VerifyArgs) -> Result<ExitCode> {
             }
         });
     }
-    let v = verify(&program, &bound, &props, mode, &limits);
+    // An internal error in an analysis must not lose the run: every
+    // property is reported UNKNOWN with the error.
+    let v = match std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+        verify(&program, &bound, &props, mode, &limits)
+    })) {
+        Ok(v) => v,
+        Err(e) => {
+            let what = e
+                .downcast_ref::<String>()
+                .cloned()
+                .or_else(|| e.downcast_ref::<&str>().map(|s| s.to_string()))
+                .unwrap_or_default();
+            crate::algorithm::verify::Verification {
+                results: props
+                    .iter()
+                    .map(|p| crate::report::PropertyResult {
+                        id: p.id.clone(),
+                        verdict: crate::report::Verdict::Unknown,
+                        reason: Some(format!("internal error in the analysis: {what}")),
+                        relevant: true,
+                        cpu_s: 0.0,
+                        counterexample: None,
+                    })
+                    .collect(),
+                work: Default::default(),
+                partitions: Vec::new(),
+            }
+        }
+    };
     let report = header(
         v.results,
         Stats {

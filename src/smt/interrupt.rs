@@ -7,6 +7,11 @@
 //! `Z3_interrupt` on the analysis thread's context as soon as the process
 //! has used the CPU time up to the deadline; the running query then
 //! returns `unknown`, which every caller treats as "out of time".
+//!
+//! Only solver checks wrapped in [`checking`] are interrupted: an interrupt
+//! of any other Z3 operation (`simplify`, ...) would make it fail. The
+//! watcher interrupts while holding the lock that [`checking`] needs to
+//! finish, so an interrupt never reaches the operation after a check.
 
 use std::sync::{Mutex, OnceLock};
 use std::time::Duration;
@@ -16,6 +21,17 @@ use crate::algorithm::sdc::{process_cpu_time, thread_cpu_time};
 /// The armed context (raw pointer as an integer) and its process CPU deadline.
 static ARMED: Mutex<Option<(usize, Duration)>> = Mutex::new(None);
 static WATCHER: OnceLock<()> = OnceLock::new();
+
+/// Whether the analysis thread is inside a solver check.
+static CHECKING: Mutex<bool> = Mutex::new(false);
+
+/// Runs a solver check that the armed deadline may interrupt.
+pub fn checking<T>(check: impl FnOnce() -> T) -> T {
+    *CHECKING.lock().unwrap_or_else(|e| e.into_inner()) = true;
+    let r = check();
+    *CHECKING.lock().unwrap_or_else(|e| e.into_inner()) = false;
+    r
+}
 
 /// How often the watcher reads the clock.
 const PERIOD: Duration = Duration::from_millis(20);
@@ -40,7 +56,8 @@ pub fn arm(deadline: Duration) -> Armed {
             std::thread::sleep(PERIOD);
             let armed = *ARMED.lock().unwrap_or_else(|e| e.into_inner());
             if let Some((ctx, d)) = armed {
-                if process_cpu_time() >= d {
+                let checking = CHECKING.lock().unwrap_or_else(|e| e.into_inner());
+                if *checking && process_cpu_time() >= d {
                     // SAFETY: the context belongs to the analysis thread and
                     // lives as long as it; Z3_interrupt may be called from
                     // any thread.
@@ -68,7 +85,7 @@ pub fn arm(deadline: Duration) -> Armed {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use z3::ast::{Bool, BV};
+    use z3::ast::{Ast, Bool, BV};
     use z3::{SatResult, Solver};
 
     /// A query Z3 needs long for: 13 pigeons in 12 holes.
@@ -100,7 +117,7 @@ mod tests {
         hard(&s);
         let r = {
             let _a = arm(thread_cpu_time() + Duration::from_millis(300));
-            s.check()
+            checking(|| s.check())
         };
         assert_eq!(r, SatResult::Unknown, "interrupted");
         s.pop(1);
@@ -110,5 +127,10 @@ mod tests {
         let t = Solver::new();
         t.assert(z.eq(BV::from_u64(4, 8)));
         assert_eq!(t.check(), SatResult::Sat, "the context recovers");
+        // Past the deadline, operations outside `checking` are left alone.
+        let _a = arm(thread_cpu_time());
+        std::thread::sleep(PERIOD * 5);
+        let e = z.bvadd(BV::from_u64(0, 8));
+        assert_eq!(e.simplify(), z, "simplify is not interrupted");
     }
 }

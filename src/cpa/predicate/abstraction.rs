@@ -179,7 +179,7 @@ impl Abstractor {
         }
         self.solver.set_params(&crate::smt::query_limit(left));
         let t = thread_cpu_time();
-        let r = self.solver.check_assumptions(assumptions);
+        let r = crate::smt::interrupt::checking(|| self.solver.check_assumptions(assumptions));
         if crate::algorithm::cegar::tracing() {
             let spent = thread_cpu_time().saturating_sub(t);
             if spent > Duration::from_millis(500) {
