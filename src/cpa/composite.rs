@@ -184,9 +184,7 @@ impl<'p, D: Cpa> Cpa for CompositeCpa<'p, D> {
     /// The data analysis's priority first, then locations in reverse
     /// postorder (a location after its predecessors).
     fn priority(&self, s: &Self::State) -> (u64, u64) {
-        let (major, _) = self.data.priority(&s.data);
-        let rpo = self.rpo.get(s.loc.0 as usize).copied().unwrap_or(0);
-        (major, u64::MAX - rpo as u64)
+        location_priority(self.data.priority(&s.data), &self.rpo, s.loc)
     }
 
     fn partition_key(&self, s: &Self::State) -> u64 {
@@ -241,6 +239,14 @@ pub fn control_transitions<'a>(
         }
     }
     out
+}
+
+/// A composite's waitlist priority: the data analysis's first, then the
+/// location's reverse-postorder number `rpo` (a location after its
+/// predecessors; empty `rpo`: no order).
+pub fn location_priority(data: (u64, u64), rpo: &[u32], loc: LocId) -> (u64, u64) {
+    let n = rpo.get(loc.0 as usize).copied().unwrap_or(0);
+    (data.0, u64::MAX - n as u64)
 }
 
 /// The locations carrying one of `labels`, as a flag per location.

@@ -37,7 +37,7 @@ use std::rc::Rc;
 use hashbrown::HashMap;
 
 use super::callstack::{CallStack, CallstackCpa};
-use super::composite::{control_transitions, MergePolicy};
+use super::composite::{control_transitions, location_priority, MergePolicy};
 use super::location::LocationCpa;
 use super::{Cpa, Transition, WovenOp};
 use crate::cfa::{EdgeId, EdgeOp, LocId, Program};
@@ -477,24 +477,9 @@ impl<'p, D: Cpa> Cpa for LoomCpa<'p, D> {
         if self.is_target(&s) {
             self.data.mark_target(&mut s.data);
         }
-        let LoomState {
-            loc,
-            stack,
-            autos,
-            pending,
-            violated,
-            data,
-        } = s;
-        let (data, dprec) = self.data.prec(data, prec.data)?;
+        let (data, dprec) = self.data.prec(s.data, prec.data)?;
         Some((
-            LoomState {
-                loc,
-                stack,
-                autos,
-                pending,
-                violated,
-                data,
-            },
+            LoomState { data, ..s },
             LoomPrecision {
                 enabled: prec.enabled,
                 data: dprec,
@@ -503,9 +488,7 @@ impl<'p, D: Cpa> Cpa for LoomCpa<'p, D> {
     }
 
     fn priority(&self, s: &Self::State) -> (u64, u64) {
-        let (major, _) = self.data.priority(&s.data);
-        let rpo = self.rpo.get(s.loc.0 as usize).copied().unwrap_or(0);
-        (major, u64::MAX - rpo as u64)
+        location_priority(self.data.priority(&s.data), &self.rpo, s.loc)
     }
 
     fn partition_key(&self, s: &Self::State) -> u64 {
