@@ -24,7 +24,6 @@ fn cegar_at(path: &Path) -> CegarResult {
         "ERROR",
         CegarLimits {
             cpu: Some(Duration::from_secs(60)),
-            max_states: 1_000_000,
             max_refinements: 50,
         },
     )

@@ -42,11 +42,13 @@ use crate::spec::{PropertyId, PropertySet};
 const EXPLICIT_SHARE: f64 = 0.2;
 
 /// Refinements per partition before the open properties are given up.
-const MAX_REFINEMENTS: u64 = 200;
+pub const MAX_REFINEMENTS: u64 = 200;
 
 /// What the analysis did, summed over its runs.
 #[derive(Clone, Debug, Default)]
 pub struct Work {
+    /// Predicates of the last CEGAR run.
+    pub predicates: usize,
     pub states: usize,
     pub transitions: u64,
     pub refinements: u64,
@@ -87,6 +89,10 @@ pub struct LoomAnalysis<'p> {
     run: Option<CegarRun<'p>>,
     finished: bool,
     refinements: u64,
+    /// Whether each partition starts with the explicit-value stage.
+    pub use_explicit_values: bool,
+    /// Refinements per partition before the open properties are given up.
+    pub max_refinements: u64,
     pub work: Work,
 }
 
@@ -115,6 +121,8 @@ impl<'p> LoomAnalysis<'p> {
             run: None,
             finished: false,
             refinements: 0,
+            use_explicit_values: true,
+            max_refinements: MAX_REFINEMENTS,
             work: Work::default(),
         }
     }
@@ -225,6 +233,7 @@ impl<'p> LoomAnalysis<'p> {
     fn close_run(&mut self, monitor: &mut Monitor<PropertyId>) {
         if let Some(r) = self.run.take() {
             self.work.states = self.work.states.max(r.reached.nodes.len());
+            self.work.predicates = self.predicates.len();
             let a = r.cpa.data.abstraction_stats();
             self.work.solver_calls += a.solver_calls;
             self.work.solver_s += a.solver_time.as_secs_f64();
@@ -357,7 +366,7 @@ impl<'p> LoomAnalysis<'p> {
                             if stuck {
                                 self.check_blocks = true;
                             }
-                            if self.refinements >= MAX_REFINEMENTS {
+                            if self.refinements >= self.max_refinements {
                                 for p in self.open().iter() {
                                     report
                                         .given_up
@@ -432,7 +441,7 @@ impl<'p> sdc::Analysis for LoomAnalysis<'p> {
             self.close_run(monitor);
             return sdc::RunReport::default();
         }
-        if self.stage == Stage::Explicit {
+        if self.stage == Stage::Explicit && self.use_explicit_values {
             let r = self.explicit_stage(budget, monitor, clock);
             if !r.proven.is_empty() {
                 return r;
