@@ -106,8 +106,11 @@ fn concrete_path(
             enc.externals_keep_memory.set(false);
             match second {
                 // Under the assumption, the remaining imprecision is the
-                // one that matters.
-                PathCheck::Feasible(_) | PathCheck::Imprecise(Some(_)) => second,
+                // one that matters; a check cut by the deadline decides
+                // nothing (the property stays open for a later run).
+                PathCheck::Feasible(_) | PathCheck::Imprecise(Some(_)) | PathCheck::Unknown => {
+                    second
+                }
                 _ => first,
             }
         }
