@@ -235,12 +235,18 @@ pub fn run<C: Cpa>(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::cpa::composite::{CompositeCpa, NoData};
+    use crate::cpa::composite::{MergePolicy, NoData};
+    use crate::cpa::loom::{LoomCpa, LoomGoal, LoomProperty};
     use crate::frontend::{parse_source, FrontendOptions};
+    use crate::spec::PropertyId;
 
     fn check(src: &str) -> (Outcome, usize) {
         let p = parse_source("t.c", src, &FrontendOptions::default()).unwrap();
-        let cpa = CompositeCpa::new(&p, NoData, vec!["ERROR".into()]);
+        let error = LoomProperty {
+            id: PropertyId(0),
+            goal: LoomGoal::Label("ERROR".into()),
+        };
+        let cpa = LoomCpa::new(&p, &[], vec![error], NoData, MergePolicy::LoopHeads);
         let start = p.start.unwrap();
         let mut r = Reached::start(&cpa, start, WaitlistOrder::BreadthFirst);
         let mut n = 0;

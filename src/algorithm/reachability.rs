@@ -3,11 +3,11 @@
 //! stack × specification automata) with constant values of integer
 //! variables, all properties in one run, continuing after each target.
 //!
-//! The abstraction over-approximates every execution, so a target location
-//! that is not reached proves its property (TRUE). A reached one proves
-//! nothing (values it does not know may make the path infeasible): the
-//! property stays UNKNOWN until the predicate analysis decides it. This is
-//! the cheap first stage of verification; it never answers FALSE.
+//! The abstraction over-approximates every execution, so an error that is
+//! not reached in a finished exploration proves its property. A reached one
+//! proves nothing (values it does not know may make the path infeasible):
+//! the predicate analysis decides it. This is the cheap first stage of each
+//! analysis run ([`super::loom_analysis`]); it never answers FALSE.
 
 use std::time::Duration;
 
@@ -15,12 +15,11 @@ use crate::algorithm::cpa_algorithm::{run, Outcome, Reached, WaitlistOrder};
 use crate::algorithm::sdc::thread_cpu_time;
 use crate::cfa::Program;
 use crate::cpa::composite::MergePolicy;
-use crate::cpa::loom::{LoomCpa, LoomGoal, LoomPrecision, LoomProperty};
+use crate::cpa::loom::{LoomCpa, LoomPrecision, LoomProperty};
 use crate::cpa::value::ValueCpa;
 use crate::cpa::Cpa;
-use crate::report::{PropertyResult, Verdict};
 use crate::spec::bound::BoundAutomaton;
-use crate::spec::{relevance, Goal, Property, PropertyId, PropertySet};
+use crate::spec::PropertySet;
 
 /// Limits of one reachability run.
 #[derive(Clone, Copy, Debug)]
@@ -38,11 +37,6 @@ pub struct RunStats {
     pub transitions: u64,
     pub cpu: Duration,
 }
-
-pub const REACHABLE: &str =
-    "error reachable under the explicit-value abstraction (the predicate analysis decides it)";
-
-pub const UNREACHABLE: &str = "error unreachable under the explicit-value abstraction";
 
 /// What one exploration under explicit values found.
 #[derive(Clone, Debug, Default)]
@@ -141,125 +135,65 @@ pub fn explore(
     out
 }
 
-/// Decides what reachability under explicit values can decide for each
-/// label property.
-pub fn check(
-    program: &Program,
-    properties: &[Property],
-    limits: Limits,
-) -> (Vec<PropertyResult>, RunStats) {
-    let relevant: Vec<bool> = properties
-        .iter()
-        .map(|p| relevance::is_relevant(program, p))
-        .collect();
-    let loom: Vec<LoomProperty> = properties
-        .iter()
-        .zip(&relevant)
-        .enumerate()
-        .filter_map(|(i, (p, r))| match (&p.goal, r) {
-            (Goal::Label(l), true) => Some(LoomProperty {
-                id: PropertyId(i as u32),
-                goal: LoomGoal::Label(l.clone()),
-            }),
-            _ => None,
-        })
-        .collect();
-    let enabled: PropertySet = loom.iter().map(|p| p.id).collect();
-    let ex = if loom.is_empty() {
-        Exploration {
-            complete: true,
-            ..Exploration::default()
-        }
-    } else {
-        explore(program, &[], &loom, &enabled, limits)
-    };
-    let stats = ex.stats;
-    let results = properties
+/// Explores `program` for error labels alone (no automata): property `i`
+/// is `labels[i]`, every one enabled (for tests of the explicit stage).
+#[cfg(test)]
+pub(crate) fn explore_labels(program: &Program, labels: &[&str], limits: Limits) -> Exploration {
+    use crate::cpa::loom::LoomGoal;
+    use crate::spec::PropertyId;
+    let props: Vec<LoomProperty> = labels
         .iter()
         .enumerate()
-        .map(|(i, p)| {
-            let hit = ex.hit.contains(PropertyId(i as u32));
-            let (verdict, reason) = match (&p.goal, relevant[i]) {
-                (_, false) => (
-                    Verdict::True,
-                    Some("irrelevant: no CFA edge matches the property".to_string()),
-                ),
-                (Goal::Call(_) | Goal::Rule { .. }, true) => (
-                    Verdict::Unknown,
-                    Some("only label properties are checked here".into()),
-                ),
-                (Goal::Label(_), true) if hit => (Verdict::Unknown, Some(REACHABLE.into())),
-                (Goal::Label(_), true) if !ex.complete => {
-                    let why = if ex.state_limit {
-                        "state limit of the reachability analysis"
-                    } else {
-                        "timeout"
-                    };
-                    (Verdict::Unknown, Some(why.into()))
-                }
-                (Goal::Label(_), true) => (Verdict::True, Some(UNREACHABLE.into())),
-            };
-            PropertyResult {
-                id: p.id.clone(),
-                verdict,
-                reason,
-                relevant: relevant[i],
-                cpu_s: stats.cpu.as_secs_f64(),
-                counterexample: None,
-            }
+        .map(|(i, l)| LoomProperty {
+            id: PropertyId(i as u32),
+            goal: LoomGoal::Label(l.to_string()),
         })
         .collect();
-    (results, stats)
+    let enabled: PropertySet = props.iter().map(|p| p.id).collect();
+    explore(program, &[], &props, &enabled, limits)
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::frontend::{parse_source, FrontendOptions};
-    use crate::spec::prp;
+    use crate::spec::PropertyId;
 
     #[test]
     fn unreachable_labels_are_proved_reachable_ones_stay_unknown() {
         let src = "void ldv_error(void) { LDV_ERROR: goto LDV_ERROR; } void never(void) { ERROR: ; } int main(int x) { if (x) ldv_error(); return 0; }";
         let p = parse_source("t.c", src, &FrontendOptions::default()).unwrap();
-        let props = prp::parse("a.prp", "CHECK( init(main()), LTL(G ! label(LDV_ERROR)) )\nCHECK( init(main()), LTL(G ! label(ERROR)) )\nCHECK( init(main()), LTL(G ! label(NONE)) )").unwrap();
-        let (r, stats) = check(
+        let ex = explore_labels(
             &p,
-            &props,
+            &["LDV_ERROR", "ERROR", "NONE"],
             Limits {
                 cpu: None,
                 max_states: 10_000,
             },
         );
-        assert_eq!(
-            r[0].verdict,
-            Verdict::Unknown,
+        assert!(ex.complete);
+        assert!(
+            ex.hit.contains(PropertyId(0)),
             "LDV_ERROR is reachable through ldv_error()"
         );
-        assert_eq!(r[1].verdict, Verdict::True, "never() is never called");
-        assert!(r[1].relevant);
-        assert_eq!(r[2].verdict, Verdict::True);
-        assert!(!r[2].relevant);
-        assert!(stats.states > 0);
+        assert!(!ex.hit.contains(PropertyId(1)), "never() is never called");
+        assert!(!ex.hit.contains(PropertyId(2)));
+        assert!(ex.stats.states > 0);
     }
 
     #[test]
     fn the_state_limit_gives_unknown_not_true() {
         let src = "void never(void) { ERROR: ; } void f(void) {} int main(void) { f(); f(); f(); f(); return 0; }";
         let p = parse_source("t.c", src, &FrontendOptions::default()).unwrap();
-        let props = prp::parse("a.prp", "CHECK( init(main()), LTL(G ! label(ERROR)) )").unwrap();
-        let (r, _) = check(
+        let ex = explore_labels(
             &p,
-            &props,
+            &["ERROR"],
             Limits {
                 cpu: None,
                 max_states: 3,
             },
         );
-        assert_eq!(r[0].verdict, Verdict::Unknown);
-        assert_eq!(
-            r[0].reason.as_deref(),
-            Some("state limit of the reachability analysis")
-        );
+        assert!(!ex.complete, "no proof from an unfinished exploration");
+        assert!(ex.state_limit);
     }
 }

@@ -18,8 +18,9 @@ use z3::{SatResult, Solver};
 
 use crate::algorithm::sdc::thread_cpu_time;
 use crate::cfa::{LocId, Program};
-use crate::cpa::callstack::CallStack;
-use crate::cpa::composite::{CompositeCpa, CompositeState, NoData};
+use crate::cpa::callstack::{CallStack, CallstackCpa};
+use crate::cpa::composite::{control_transitions, target_locations};
+use crate::cpa::location::LocationCpa;
 use crate::cpa::{Cpa, Transition};
 use crate::report::{CexStep, Counterexample, Verdict};
 use crate::smt::step::apply;
@@ -66,13 +67,13 @@ enum Round {
 /// Checks whether a location labelled `label` is reachable from the start.
 pub fn check_label(program: &Program, label: &str, cpu_limit: Option<Duration>) -> SeResult {
     let started = thread_cpu_time();
-    let cpa = CompositeCpa::new(program, NoData, vec![label.to_string()]);
+    let targets = target_locations(program, &[label.to_string()]);
     let mut stats = SeStats::default();
     let mut k = 1u32;
     let mut last_why = None;
     loop {
         stats.bound = k;
-        let r = round(program, &cpa, k, started, cpu_limit, &mut stats);
+        let r = round(program, label, &targets, k, started, cpu_limit, &mut stats);
         stats.cpu = thread_cpu_time().saturating_sub(started);
         match r {
             Round::Found(cex) => {
@@ -120,7 +121,8 @@ pub fn check_label(program: &Program, label: &str, cpu_limit: Option<Duration>) 
 #[allow(clippy::too_many_arguments)]
 fn round<'p>(
     program: &'p Program,
-    cpa: &'p CompositeCpa<'p, NoData>,
+    label: &str,
+    targets: &[bool],
     k: u32,
     started: Duration,
     cpu_limit: Option<Duration>,
@@ -183,21 +185,11 @@ fn round<'p>(
             if polls.is_multiple_of(256) && remaining(stats).is_some_and(|r| r.is_zero()) {
                 return Round::Timeout;
             }
-            let cs = CompositeState {
-                loc: node.loc,
-                stack: node.stack.clone(),
-                data: (),
-            };
-            if cpa.is_target(&cs) {
+            if targets[node.loc.0 as usize] {
                 match check(&solver, stats) {
                     SatResult::Sat if node.sym.exact => {
                         let model = solver.get_model();
-                        return Round::Found(counterexample(
-                            program,
-                            label_of(cpa),
-                            &node,
-                            model.as_ref(),
-                        ));
+                        return Round::Found(counterexample(program, label, &node, model.as_ref()));
                     }
                     SatResult::Unsat => {}
                     SatResult::Unknown if remaining(stats).is_some_and(|r| r.is_zero()) => {
@@ -224,20 +216,22 @@ fn round<'p>(
                 complete = false;
                 break;
             }
-            let ts = crate::cpa::composite::control_transitions(program, cs.loc, &cs.stack);
+            let ts = control_transitions(program, node.loc, &node.stack);
             if ts.is_empty() {
                 break;
             }
             let mut succs = Vec::with_capacity(ts.len());
             for t in ts {
                 let mut child = node.clone();
-                let Some(next) = cpa.transfer(&cs, &t, &()).into_iter().next() else {
+                let loc = LocationCpa { program }.transfer(&node.loc, &t, &());
+                let stack = CallstackCpa { program }.transfer(&node.stack, &t, &());
+                let (Some(&loc), Some(stack)) = (loc.first(), stack.into_iter().next()) else {
                     continue;
                 };
                 stats.transitions += 1;
                 let (c, value) = apply(&enc, &mut child.sym, &t, program);
-                child.loc = next.loc;
-                child.stack = next.stack;
+                child.loc = loc;
+                child.stack = stack;
                 child.depth += 1;
                 child.path = Some(Rc::new(PathNode {
                     step: t,
@@ -271,13 +265,6 @@ fn round<'p>(
 
 fn child_sound(succs: &[(Node, Option<Bool>)]) -> bool {
     succs.iter().all(|(n, _)| n.sym.sound)
-}
-
-fn label_of<'a>(cpa: &'a CompositeCpa<NoData>) -> &'a str {
-    cpa.target_labels()
-        .first()
-        .map(String::as_str)
-        .unwrap_or("")
 }
 
 fn counterexample(

@@ -359,25 +359,27 @@ impl Cpa for ValueCpa<'_> {
 
 #[cfg(test)]
 mod tests {
-    use crate::algorithm::reachability::{check, Limits};
+    use crate::algorithm::reachability::{explore_labels, Limits};
     use crate::frontend::{parse_source, FrontendOptions};
     use crate::report::Verdict;
-    use crate::spec::prp;
 
-    /// The verdict for `label(ERROR)` in `src`.
+    /// The verdict for `label(ERROR)` in `src`: TRUE when the exploration
+    /// finished without reaching it.
     fn verdict(src: &str) -> Verdict {
         let p = parse_source("t.c", src, &FrontendOptions::default()).unwrap();
-        let props = prp::parse("a.prp", "CHECK( init(main()), LTL(G ! label(ERROR)) )").unwrap();
-        check(
+        let ex = explore_labels(
             &p,
-            &props,
+            &["ERROR"],
             Limits {
                 cpu: None,
                 max_states: 100_000,
             },
-        )
-        .0[0]
-            .verdict
+        );
+        if ex.complete && ex.hit.is_empty() {
+            Verdict::True
+        } else {
+            Verdict::Unknown
+        }
     }
 
     const MODEL: &str = "int ldv_mutex = 1; int nd(void); void ldv_error(void) { ERROR: goto ERROR; }
