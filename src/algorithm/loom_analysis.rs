@@ -14,7 +14,8 @@
 //!    infeasible path is refined (new predicates; the run restarts with the
 //!    larger precision) and counted as a refinement of those properties in
 //!    the monitor; after each refinement the properties that `exceeds`
-//!    (the S2 rule) are withdrawn from the precision (`prec_S`).
+//!    (the S2 rule) are withdrawn: the restarted run's precision leaves them
+//!    out (`prec_S`; refinements, and so `exceeds`, change only there).
 //!
 //! TRUE needs a fixed point in which every step over-approximated the
 //! program; otherwise the open properties are given up with the reason.

@@ -12,7 +12,7 @@ use std::time::Duration;
 
 use serde::Serialize;
 
-use crate::algorithm::loom_analysis::LoomAnalysis;
+use crate::algorithm::loom_analysis::{LoomAnalysis, Work};
 use crate::algorithm::sdc::{
     self, thread_cpu_time, CpuClock, Outcome, Strategy, StrategyConfig, UnknownReason,
 };
@@ -51,17 +51,6 @@ pub struct VerifyLimits {
     pub config: StrategyConfig,
 }
 
-/// What the analyses did, summed over partitions.
-#[derive(Clone, Debug, Default)]
-pub struct Work {
-    pub cpu: Duration,
-    pub states: usize,
-    pub transitions: u64,
-    pub refinements: u64,
-    pub solver_calls: u64,
-    pub solver_s: f64,
-}
-
 /// One analysis run on a partition, for the report.
 #[derive(Clone, Debug, Serialize)]
 pub struct PartitionReport {
@@ -77,7 +66,11 @@ pub struct PartitionReport {
 
 pub struct Verification {
     pub results: Vec<PropertyResult>,
+    /// What the analyses did, summed over partitions and the symbolic
+    /// execution fallback.
     pub work: Work,
+    /// CPU time of the whole verification.
+    pub cpu: Duration,
     pub partitions: Vec<PartitionReport>,
 }
 
@@ -107,13 +100,23 @@ pub fn verify(
     limits: &VerifyLimits,
 ) -> Verification {
     let t0 = thread_cpu_time();
+    let rule_relevance: Vec<_> = automata
+        .iter()
+        .map(|b| relevance::automaton_relevance(program, &b.automaton))
+        .collect();
     let mut results: Vec<PropertyResult> = props
         .iter()
         .map(|p| PropertyResult {
             id: p.id.clone(),
             verdict: Verdict::Unknown,
             reason: None,
-            relevant: syntactic_relevance(program, automata, p),
+            relevant: match &p.goal {
+                Goal::Rule {
+                    automaton,
+                    property,
+                } => rule_relevance[*automaton].contains(PropertyId(*property as u32)),
+                _ => relevance::is_relevant(program, p),
+            },
             cpu_s: 0.0,
             counterexample: None,
         })
@@ -145,7 +148,7 @@ pub fn verify(
         names.push(p.id.clone());
     }
     let ids: BTreeSet<PropertyId> = loom.iter().map(|p| p.id).collect();
-    let mut analysis = LoomAnalysis::new(program, automata, loom.clone(), names.clone());
+    let mut analysis = LoomAnalysis::new(program, automata, loom, names.clone());
     let clock = CpuClock;
     let sdc_result = match mode {
         Mode::Baseline => sdc::baseline(&mut analysis, &ids, limits.cpu, &clock),
@@ -158,14 +161,7 @@ pub fn verify(
             &clock,
         ),
     };
-    let mut work = Work {
-        states: analysis.work.states,
-        transitions: analysis.work.transitions,
-        refinements: analysis.work.refinements,
-        solver_calls: analysis.work.solver_calls,
-        solver_s: analysis.work.solver_s,
-        ..Work::default()
-    };
+    let mut work = analysis.work.clone();
     let partitions: Vec<PartitionReport> = sdc_result
         .partitions
         .iter()
@@ -240,22 +236,10 @@ pub fn verify(
             r.counterexample = se.counterexample;
         }
     }
-    work.cpu = thread_cpu_time().saturating_sub(t0);
     Verification {
         results,
         work,
+        cpu: thread_cpu_time().saturating_sub(t0),
         partitions,
-    }
-}
-
-/// Whether a property can be affected by the program at all (syntactically).
-fn syntactic_relevance(program: &Program, automata: &[BoundAutomaton], p: &Property) -> bool {
-    match &p.goal {
-        Goal::Rule {
-            automaton,
-            property,
-        } => relevance::automaton_relevance(program, &automata[*automaton].automaton)
-            .contains(PropertyId(*property as u32)),
-        _ => relevance::is_relevant(program, p),
     }
 }

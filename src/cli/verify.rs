@@ -181,27 +181,23 @@ pub fn run(args: VerifyArgs) -> Result<ExitCode> {
         // The analyses poll the limit, but one solver call or one
         // refinement may overrun it: past a grace period the results are
         // written as they stand (every property UNKNOWN) and the process ends.
+        let grace = limit.mul_f64(0.1).max(Duration::from_secs(2));
         let fallback = header(
-            props
-                .iter()
-                .map(|p| crate::report::PropertyResult {
-                    id: p.id.clone(),
-                    verdict: crate::report::Verdict::Unknown,
-                    reason: Some("timeout (an analysis step overran the time limit)".into()),
-                    relevant: true,
-                    cpu_s: limit.as_secs_f64(),
-                    counterexample: None,
-                })
-                .collect(),
+            all_unknown(
+                &props,
+                "timeout (an analysis step overran the time limit)",
+                limit.as_secs_f64(),
+            ),
             Stats {
                 parse_s: times.parse.as_secs_f64(),
                 cfa_s: times.cfa.as_secs_f64(),
+                analysis_cpu_s: (limit + grace).as_secs_f64(),
+                total_cpu_s: (limit + grace).as_secs_f64(),
                 ..Stats::default()
             },
         );
         let text = render(&fallback, args.format)?;
         let output = args.output.clone();
-        let grace = limit.mul_f64(0.1).max(Duration::from_secs(2));
         let deadline = process_cpu_time() + limit + grace;
         std::thread::spawn(move || loop {
             std::thread::sleep(Duration::from_millis(200));
@@ -239,18 +235,13 @@ pub fn run(args: VerifyArgs) -> Result<ExitCode> {
                 .or_else(|| e.downcast_ref::<&str>().map(|s| s.to_string()))
                 .unwrap_or_default();
             crate::algorithm::verify::Verification {
-                results: props
-                    .iter()
-                    .map(|p| crate::report::PropertyResult {
-                        id: p.id.clone(),
-                        verdict: crate::report::Verdict::Unknown,
-                        reason: Some(format!("internal error in the analysis: {what}")),
-                        relevant: true,
-                        cpu_s: 0.0,
-                        counterexample: None,
-                    })
-                    .collect(),
+                results: all_unknown(
+                    &props,
+                    &format!("internal error in the analysis: {what}"),
+                    0.0,
+                ),
                 work: Default::default(),
+                cpu: Duration::ZERO,
                 partitions: Vec::new(),
             }
         }
@@ -260,7 +251,7 @@ pub fn run(args: VerifyArgs) -> Result<ExitCode> {
         Stats {
             parse_s: times.parse.as_secs_f64(),
             cfa_s: times.cfa.as_secs_f64(),
-            analysis_cpu_s: v.work.cpu.as_secs_f64(),
+            analysis_cpu_s: v.cpu.as_secs_f64(),
             total_cpu_s: process_cpu_time().saturating_sub(t0).as_secs_f64(),
             peak_rss_mb: peak_rss_mb(),
             reached_states: v.work.states,
@@ -283,6 +274,21 @@ pub fn run(args: VerifyArgs) -> Result<ExitCode> {
         None => print!("{text}"),
     }
     Ok(ExitCode::SUCCESS)
+}
+
+/// Every property UNKNOWN for `reason` (when the analysis cannot report).
+fn all_unknown(props: &[Property], reason: &str, cpu_s: f64) -> Vec<crate::report::PropertyResult> {
+    props
+        .iter()
+        .map(|p| crate::report::PropertyResult {
+            id: p.id.clone(),
+            verdict: crate::report::Verdict::Unknown,
+            reason: Some(reason.to_string()),
+            relevant: true,
+            cpu_s,
+            counterexample: None,
+        })
+        .collect()
 }
 
 fn render(report: &RunReport, format: Format) -> Result<String> {

@@ -28,8 +28,7 @@
 //! pending operations) and an automaton is in the error state of an enabled
 //! property, or the location carries the label of an enabled label
 //! property. Exploration continues past targets: a property is switched off
-//! by removing it from the precisions in the waitlist (`disable`) or by
-//! `withdraw` in the precision adjustment (`prec_S`).
+//! by removing it from the precisions in the waitlist (`disable`).
 
 use std::cell::RefCell;
 use std::rc::Rc;
@@ -131,8 +130,6 @@ pub struct LoomCpa<'p, D: Cpa> {
     moves: RefCell<HashMap<MoveKey, Rc<Vec<Move>>>>,
     /// Automaton transitions taken per property (`sc` of the monitor), indexed by id.
     pub transitions_taken: RefCell<Vec<u64>>,
-    /// Properties removed from every precision by `prec` (`prec_S`).
-    pub withdrawn: RefCell<PropertySet>,
     merge_policy: MergePolicy,
     rpo: Vec<u32>,
     entry: Option<FuncId>,
@@ -223,7 +220,6 @@ impl<'p, D: Cpa> LoomCpa<'p, D> {
             init_ops: Rc::new(init_ops),
             moves: RefCell::new(HashMap::new()),
             transitions_taken: RefCell::new(vec![0; max_id]),
-            withdrawn: RefCell::new(PropertySet::new()),
             merge_policy,
             rpo,
             entry: program.entry_func,
@@ -456,21 +452,15 @@ impl<'p, D: Cpa> Cpa for LoomCpa<'p, D> {
         s.pending.is_none() && !s.violated.is_empty()
     }
 
-    /// `prec_S`: withdrawn properties leave the precision; at real
-    /// locations the data analysis adjusts its precision (abstraction),
-    /// deciding the feasibility of targets.
+    /// At real locations the data analysis adjusts its precision
+    /// (abstraction), deciding the feasibility of targets. The enabled
+    /// properties pass unchanged: the analysis switches properties off
+    /// between steps (`disable`, and `prec_S` when it restarts a run).
     fn prec(
         &self,
         mut s: Self::State,
-        mut prec: Self::Precision,
+        prec: Self::Precision,
     ) -> Option<(Self::State, Self::Precision)> {
-        {
-            let w = self.withdrawn.borrow();
-            if !w.is_empty() && prec.enabled.intersects(&w) {
-                prec.enabled = prec.enabled.difference(&w);
-                s.violated = s.violated.difference(&w);
-            }
-        }
         if s.pending.is_some() {
             return Some((s, prec));
         }
