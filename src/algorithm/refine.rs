@@ -94,23 +94,22 @@ fn concrete_path(
     property: &str,
     deadline: Option<Duration>,
 ) -> PathCheck {
-    let first = concrete_path_under(enc, p, path, property, deadline, false);
+    let first = concrete_path_once(enc, p, path, property, deadline);
     match first {
         PathCheck::Imprecise(_) => {
-            // Under LDV's assumption that kernel functions without a model
-            // leave the module's memory alone, the path may be exact.
-            enc.externals_keep_memory.set(true);
-            enc.kept_memory_calls.set(0);
-            enc.ignored_asm.set(0);
-            let second = concrete_path_under(enc, p, path, property, deadline, true);
-            enc.externals_keep_memory.set(false);
+            // Under LDV's assumptions (kernel functions without a model leave
+            // the module's memory alone, ...) the path may be exact.
+            let (second, assumptions) =
+                enc.under_ldv_assumptions(|| concrete_path_once(enc, p, path, property, deadline));
             match second {
-                // Under the assumption, the remaining imprecision is the
+                PathCheck::Feasible(mut cex) => {
+                    cex.assumptions = assumptions;
+                    PathCheck::Feasible(cex)
+                }
+                // Under the assumptions, the remaining imprecision is the
                 // one that matters; a check cut by the deadline decides
                 // nothing (the property stays open for a later run).
-                PathCheck::Feasible(_) | PathCheck::Imprecise(Some(_)) | PathCheck::Unknown => {
-                    second
-                }
+                PathCheck::Imprecise(Some(_)) | PathCheck::Unknown => second,
                 _ => first,
             }
         }
@@ -118,15 +117,14 @@ fn concrete_path(
     }
 }
 
-/// [`concrete_path`] with external calls havocking memory or, with
-/// `keep_memory`, leaving it alone (recorded as an assumption).
-fn concrete_path_under(
+/// One exact re-execution of the path (under whatever assumptions the
+/// encoder has in force).
+fn concrete_path_once(
     enc: &Encoder,
     p: &Program,
     path: &[(Trace, crate::algorithm::cpa_algorithm::Step)],
     property: &str,
     deadline: Option<Duration>,
-    keep_memory: bool,
 ) -> PathCheck {
     let mut st = enc.initial();
     let solver = solver_with_deadline(deadline);
@@ -156,17 +154,10 @@ fn concrete_path_under(
                 .iter()
                 .filter_map(|(t, v)| CexStep::of(p, t, v.as_ref(), model.as_ref()))
                 .collect();
-            let mut assumptions = Vec::new();
-            if keep_memory && enc.kept_memory_calls.get() > 0 {
-                assumptions.push(format!("{} call(s) of kernel functions without a model (taking pointers) do not change the module's memory, as LDV's models assume", enc.kept_memory_calls.get()));
-            }
-            if keep_memory && enc.ignored_asm.get() > 0 {
-                assumptions.push(format!("{} inline assembly statement(s) leave memory unchanged and give arbitrary register outputs, as LDV's verifiers take them", enc.ignored_asm.get()));
-            }
             PathCheck::Feasible(Counterexample {
                 property: property.to_string(),
                 steps,
-                assumptions,
+                assumptions: Vec::new(),
             })
         }
         SatResult::Unknown => PathCheck::Unknown,

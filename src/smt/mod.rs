@@ -135,19 +135,39 @@ pub struct Encoder<'p> {
     pub p: &'p Program,
     addr: Vec<Option<u64>>,
     fresh: std::cell::Cell<u64>,
-    /// Body-less functions that are not [`may_write_through_pointers`] leave
-    /// memory unchanged (the assumption of LDV's models and verifiers) instead
-    /// of making it arbitrary. Used only to confirm an error path.
-    pub externals_keep_memory: std::cell::Cell<bool>,
     /// Functions a specification automaton models (LDV's rule models
-    /// change only the model's state): under `externals_keep_memory` their
-    /// calls keep the module's memory whatever their name suggests.
+    /// change only the model's state): their calls may keep the module's
+    /// memory under LDV's assumptions whatever their name suggests.
     pub modelled_functions: std::cell::RefCell<hashbrown::HashSet<String>>,
-    /// Calls for which that assumption was made.
-    pub kept_memory_calls: std::cell::Cell<u32>,
-    /// Inline assembly statements taken as LDV's verifiers take them under
-    /// the same assumption: outputs in registers arbitrary, memory unchanged.
-    pub ignored_asm: std::cell::Cell<u32>,
+    /// While an error path is checked under LDV's assumptions
+    /// ([`Encoder::under_ldv_assumptions`]): how often each was made.
+    ldv: std::cell::RefCell<Option<std::collections::BTreeMap<LdvAssumption, u32>>>,
+}
+
+/// Where mpv's exact encoding over-approximates and LDV's models and
+/// verifiers assume more. An error path that is exact only under such
+/// assumptions is reported FALSE with them listed.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+pub enum LdvAssumption {
+    /// A kernel function without a model (taking pointers) does not change
+    /// the module's memory.
+    ExternalKeepsMemory,
+    /// A call through a pointer to no function of the module calls a kernel
+    /// function without a model.
+    UnknownTargetIsExternal,
+    /// Inline assembly leaves memory unchanged; its register outputs are
+    /// arbitrary.
+    InlineAsmSkipped,
+}
+
+impl LdvAssumption {
+    fn describe(self, n: u32) -> String {
+        match self {
+            LdvAssumption::ExternalKeepsMemory => format!("{n} call(s) of kernel functions without a model (taking pointers) do not change the module's memory, as LDV's models assume"),
+            LdvAssumption::UnknownTargetIsExternal => format!("{n} call(s) through function pointers that match no function of the module call kernel functions without a model, as LDV's verifiers assume"),
+            LdvAssumption::InlineAsmSkipped => format!("{n} inline assembly statement(s) leave memory unchanged and give arbitrary register outputs, as LDV's verifiers take them"),
+        }
+    }
 }
 
 /// Whether a body-less function is known to (or may well) write through
@@ -158,10 +178,30 @@ pub fn may_write_through_pointers(name: &str) -> bool {
         "strlcat", "read", "get_user", "recv", "scanf", "printf", "fill", "load", "sg_set",
     ];
     let lower = name.to_ascii_lowercase();
-    name.is_empty() || WRITERS.iter().any(|w| lower.contains(w))
+    WRITERS.iter().any(|w| lower.contains(w))
 }
 
 impl<'p> Encoder<'p> {
+    /// Runs `f` (re-executing an error path) with LDV's assumptions in
+    /// force; returns its result and the assumptions it made, described.
+    pub fn under_ldv_assumptions<T>(&self, f: impl FnOnce() -> T) -> (T, Vec<String>) {
+        *self.ldv.borrow_mut() = Some(Default::default());
+        let r = f();
+        let made = self.ldv.borrow_mut().take().unwrap_or_default();
+        (r, made.into_iter().map(|(a, n)| a.describe(n)).collect())
+    }
+
+    /// Whether LDV's assumptions are in force; if so, `a` is recorded as made.
+    pub fn assume_ldv(&self, a: LdvAssumption) -> bool {
+        match self.ldv.borrow_mut().as_mut() {
+            Some(made) => {
+                *made.entry(a).or_default() += 1;
+                true
+            }
+            None => false,
+        }
+    }
+
     pub fn new(p: &'p Program) -> Self {
         let mut addr = vec![None; p.vars.len()];
         let mut next = VAR_REGION;
@@ -177,10 +217,8 @@ impl<'p> Encoder<'p> {
             p,
             addr,
             fresh: std::cell::Cell::new(0),
-            externals_keep_memory: std::cell::Cell::new(false),
             modelled_functions: Default::default(),
-            kept_memory_calls: std::cell::Cell::new(0),
-            ignored_asm: std::cell::Cell::new(0),
+            ldv: Default::default(),
         }
     }
 

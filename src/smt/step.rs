@@ -18,14 +18,10 @@
 
 use z3::ast::{Array, Bool, BV};
 
-use super::{is_allocator, Encoder, SymState};
+use super::{is_allocator, may_write_through_pointers, Encoder, LdvAssumption, SymState};
 use crate::cfa::{EdgeOp, Program};
 use crate::cpa::Transition;
 use crate::ir::{Expr, ExprKind, FunctionKind, Type};
-
-/// The name under which a call through a pointer to no function of the
-/// module is treated as an external call.
-const UNKNOWN_TARGET: &str = "(unknown target)";
 
 /// The `Havoc` reason of inline assembly statements (front end).
 pub const INLINE_ASM: &str = "inline assembly";
@@ -62,26 +58,24 @@ pub fn apply(
                     }
                     _ => {}
                 }
-                let (c, val) = external_call(enc, st, p, &f.name, f.kind, lhs.as_ref(), args);
+                let writes = may_write_through_pointers(&f.name)
+                    && !enc.modelled_functions.borrow().contains(&f.name);
+                let (c, val) = external_call(enc, st, &f.name, f.kind, writes, lhs.as_ref(), args);
                 (cons.or(c), val)
             }
-            // Under LDV's assumption a call through a function pointer
-            // that matches no function of the module is a kernel function
-            // without a model.
-            EdgeOp::CallUnknown { lhs, args, .. } if enc.externals_keep_memory.get() => {
+            EdgeOp::CallUnknown { lhs, args, .. } => {
+                if !enc.assume_ldv(LdvAssumption::UnknownTargetIsExternal) {
+                    st.exact = false;
+                }
                 external_call(
                     enc,
                     st,
-                    p,
-                    UNKNOWN_TARGET,
+                    "",
                     FunctionKind::External,
+                    false,
                     lhs.as_ref(),
                     args,
                 )
-            }
-            EdgeOp::CallUnknown { lhs, args, .. } => {
-                st.exact = false;
-                external_call(enc, st, p, "", FunctionKind::External, lhs.as_ref(), args)
             }
             EdgeOp::Return { value } => {
                 let func = p.loc(edge.from).func;
@@ -95,11 +89,10 @@ pub fn apply(
                 }
             }
             EdgeOp::Havoc { lvalues, reason }
-                if *reason == INLINE_ASM && enc.externals_keep_memory.get() =>
+                if *reason == INLINE_ASM && enc.assume_ldv(LdvAssumption::InlineAsmSkipped) =>
             {
                 // As LDV's verifiers: the statement is skipped; its register
                 // outputs (uninitialised or not) read arbitrary values.
-                enc.ignored_asm.set(enc.ignored_asm.get() + 1);
                 for l in lvalues {
                     if let ExprKind::Var(v) = l.kind {
                         if !p.var(v).address_taken {
@@ -192,33 +185,30 @@ pub fn apply(
 
 /// A call of a function outside the module (or without a body): fresh
 /// result, NULL-or-fresh-object for allocators, memory havoc when it gets a
-/// pointer.
+/// pointer, unless it is not known to `writes` through pointers and LDV's
+/// assumptions are in force.
 fn external_call(
     enc: &Encoder<'_>,
     st: &mut SymState,
-    p: &Program,
     name: &str,
     kind: FunctionKind,
+    writes: bool,
     lhs: Option<&Expr>,
     args: &[Expr],
 ) -> (Option<Bool>, Option<BV>) {
+    let p = enc.p;
     let allocator = is_allocator(name);
     let gets_pointer = args
         .iter()
         .any(|a| matches!(p.types.get(a.ty), Type::Pointer(_) | Type::Array { .. }));
     let no_side_effects = matches!(kind, FunctionKind::Assume | FunctionKind::Defined);
-    if !no_side_effects && gets_pointer && !allocator {
-        if enc.externals_keep_memory.get()
-            && (!super::may_write_through_pointers(name)
-                || enc.modelled_functions.borrow().contains(name))
-        {
-            // LDV's assumption: kernel functions without a model do not
-            // change the module's memory (the path stays exact under it).
-            enc.kept_memory_calls.set(enc.kept_memory_calls.get() + 1);
-        } else {
-            enc.havoc_memory(st);
-            st.exact = false;
-        }
+    if !no_side_effects
+        && gets_pointer
+        && !allocator
+        && (writes || !enc.assume_ldv(LdvAssumption::ExternalKeepsMemory))
+    {
+        enc.havoc_memory(st);
+        st.exact = false;
     }
     if allocator && (name.contains("zalloc") || name.contains("calloc")) {
         // Zeroed contents are modelled as arbitrary.
