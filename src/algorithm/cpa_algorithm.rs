@@ -33,7 +33,7 @@ impl Step {
             Transition::Edge { id, .. } => Step::Edge(*id),
             Transition::Enter { call, .. } => Step::Enter(*call),
             Transition::Return { call, .. } => Step::Return(*call),
-            Transition::Woven { .. } => Step::Woven,
+            Transition::Woven(_) => Step::Woven,
         }
     }
 }

@@ -95,7 +95,7 @@ impl Cpa for CallstackCpa<'_> {
                     vec![]
                 }
             }
-            Transition::Edge { .. } | Transition::Woven { .. } => vec![state.clone()],
+            Transition::Edge { .. } | Transition::Woven(_) => vec![state.clone()],
         }
     }
 

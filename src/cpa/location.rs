@@ -25,7 +25,7 @@ impl Cpa for LocationCpa<'_> {
                 Some(b) => vec![b.entry],
                 None => vec![],
             },
-            Transition::Woven { .. } => vec![*state],
+            Transition::Woven(_) => vec![*state],
         }
     }
 

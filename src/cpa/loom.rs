@@ -76,7 +76,7 @@ pub struct LoomState<D> {
     pub autos: Rc<Vec<StateIdx>>,
     /// Woven operations still to execute (the state is at `l#`) and the
     /// index of the next one.
-    pub pending: Option<(Rc<Vec<WovenOp>>, usize)>,
+    pub pending: Option<(Rc<Vec<Rc<WovenOp>>>, usize)>,
     /// Enabled properties whose error this state is in.
     pub violated: PropertySet,
     pub data: D,
@@ -94,8 +94,8 @@ impl<D: PartialEq> PartialEq for LoomState<D> {
 }
 
 fn same_pending(
-    a: &Option<(Rc<Vec<WovenOp>>, usize)>,
-    b: &Option<(Rc<Vec<WovenOp>>, usize)>,
+    a: &Option<(Rc<Vec<Rc<WovenOp>>>, usize)>,
+    b: &Option<(Rc<Vec<Rc<WovenOp>>>, usize)>,
 ) -> bool {
     match (a, b) {
         (None, None) => true,
@@ -116,6 +116,15 @@ struct AutomatonInfo {
 
 type MoveKey = (u32, StateIdx, EdgeId, StepKind);
 
+/// One automaton move for a CFA step, with its operations ready to weave.
+struct WovenMove {
+    to: StateIdx,
+    /// The transition taken (`None`: stutter).
+    transition: Option<usize>,
+    /// Assumes, then assignments.
+    ops: Vec<Rc<WovenOp>>,
+}
+
 pub struct LoomCpa<'p, D: Cpa> {
     pub program: &'p Program,
     location: LocationCpa<'p>,
@@ -126,8 +135,8 @@ pub struct LoomCpa<'p, D: Cpa> {
     info: Vec<AutomatonInfo>,
     /// Label properties per labelled location.
     label_props: HashMap<LocId, PropertySet>,
-    init_ops: Rc<Vec<WovenOp>>,
-    moves: RefCell<HashMap<MoveKey, Rc<Vec<Move>>>>,
+    init_ops: Rc<Vec<Rc<WovenOp>>>,
+    moves: RefCell<HashMap<MoveKey, Rc<Vec<WovenMove>>>>,
     /// Automaton transitions taken per property (`sc` of the monitor), indexed by id.
     pub transitions_taken: RefCell<Vec<u64>>,
     merge_policy: MergePolicy,
@@ -191,12 +200,14 @@ impl<'p, D: Cpa> LoomCpa<'p, D> {
                 }
             })
             .collect();
-        let init_ops: Vec<WovenOp> = automata
+        let init_ops: Vec<Rc<WovenOp>> = automata
             .iter()
             .flat_map(|b| b.init.iter())
-            .map(|op| WovenOp {
-                op: op.clone(),
-                pos: Default::default(),
+            .map(|op| {
+                Rc::new(WovenOp {
+                    op: op.clone(),
+                    pos: Default::default(),
+                })
             })
             .collect();
         let max_id = properties
@@ -231,12 +242,34 @@ impl<'p, D: Cpa> LoomCpa<'p, D> {
         self.info[a].state_props[q as usize].intersects(enabled)
     }
 
-    fn moves(&self, a: usize, q: StateIdx, edge: EdgeId, kind: StepKind) -> Rc<Vec<Move>> {
+    /// The moves of automaton `a` in state `q` for a step over `edge`
+    /// (computed once per key; their operations are shared by all states).
+    fn moves(&self, a: usize, q: StateIdx, edge: EdgeId, kind: StepKind) -> Rc<Vec<WovenMove>> {
         let key = (a as u32, q, edge, kind);
         if let Some(m) = self.moves.borrow().get(&key) {
             return m.clone();
         }
-        let m = Rc::new(self.automata[a].step(self.program, q, self.program.edge(edge), kind));
+        let e = self.program.edge(edge);
+        let woven = |op| Rc::new(WovenOp { op, pos: e.pos });
+        let m: Vec<WovenMove> = self.automata[a]
+            .step(self.program, q, e, kind)
+            .into_iter()
+            .map(|m: Move| WovenMove {
+                to: m.to,
+                transition: m.transition,
+                ops: m
+                    .assumes
+                    .into_iter()
+                    .map(|cond| woven(EdgeOp::Assume { cond, truth: true }))
+                    .chain(
+                        m.assigns
+                            .into_iter()
+                            .map(|(lhs, rhs)| woven(EdgeOp::Assign { lhs, rhs })),
+                    )
+                    .collect(),
+            })
+            .collect();
+        let m = Rc::new(m);
         self.moves.borrow_mut().insert(key, m.clone());
         m
     }
@@ -259,7 +292,7 @@ impl<'p, D: Cpa> LoomCpa<'p, D> {
         s: &LoomState<D::State>,
         step: &Transition,
         enabled: &PropertySet,
-    ) -> Vec<(Vec<StateIdx>, Vec<WovenOp>)> {
+    ) -> Vec<(Vec<StateIdx>, Vec<Rc<WovenOp>>)> {
         let (edge, kind) = match step {
             Transition::Edge { id, .. } => (*id, StepKind::Edge),
             Transition::Enter { call, .. } => (*call, StepKind::Enter),
@@ -271,10 +304,9 @@ impl<'p, D: Cpa> LoomCpa<'p, D> {
                     StepKind::Return
                 },
             ),
-            Transition::Woven { .. } => unreachable!("woven steps have no automaton moves"),
+            Transition::Woven(_) => unreachable!("woven steps have no automaton moves"),
         };
-        let pos = step.pos();
-        let mut combos: Vec<(Vec<StateIdx>, Vec<WovenOp>)> =
+        let mut combos: Vec<(Vec<StateIdx>, Vec<Rc<WovenOp>>)> =
             vec![(Vec::with_capacity(s.autos.len()), Vec::new())];
         let mut taken = self.transitions_taken.borrow_mut();
         for (a, &q) in s.autos.iter().enumerate() {
@@ -300,20 +332,7 @@ impl<'p, D: Cpa> LoomCpa<'p, D> {
                     let mut autos = autos.clone();
                     autos.push(m.to);
                     let mut ops = ops.clone();
-                    ops.extend(m.assumes.iter().map(|c| WovenOp {
-                        op: EdgeOp::Assume {
-                            cond: c.clone(),
-                            truth: true,
-                        },
-                        pos,
-                    }));
-                    ops.extend(m.assigns.iter().map(|(l, r)| WovenOp {
-                        op: EdgeOp::Assign {
-                            lhs: l.clone(),
-                            rhs: r.clone(),
-                        },
-                        pos,
-                    }));
+                    ops.extend(m.ops.iter().cloned());
                     next.push((autos, ops));
                 }
             }
@@ -348,11 +367,7 @@ impl<'p, D: Cpa> Cpa for LoomCpa<'p, D> {
 
     fn transitions<'a>(&'a self, s: &'a Self::State) -> Vec<Transition<'a>> {
         if let Some((ops, i)) = &s.pending {
-            let w = &ops[*i];
-            return vec![Transition::Woven {
-                op: &w.op,
-                pos: w.pos,
-            }];
+            return vec![Transition::Woven(&ops[*i])];
         }
         control_transitions(self.program, s.loc, &s.stack)
     }
@@ -363,7 +378,7 @@ impl<'p, D: Cpa> Cpa for LoomCpa<'p, D> {
         step: &Transition,
         prec: &Self::Precision,
     ) -> Vec<Self::State> {
-        if let Transition::Woven { .. } = step {
+        if let Transition::Woven(_) = step {
             let Some((ops, i)) = &s.pending else {
                 return Vec::new();
             };

@@ -37,7 +37,7 @@ pub enum Transition<'a> {
     /// An operation woven in by a specification automaton (an
     /// `EdgeOp::Assume` or `EdgeOp::Assign` over program and automaton
     /// variables), attributed to the CFA edge that triggered it.
-    Woven { op: &'a EdgeOp, pos: SrcPos },
+    Woven(&'a std::rc::Rc<WovenOp>),
 }
 
 impl Transition<'_> {
@@ -46,7 +46,7 @@ impl Transition<'_> {
             Transition::Edge { edge, .. }
             | Transition::Enter { edge, .. }
             | Transition::Return { edge, .. } => edge.pos,
-            Transition::Woven { pos, .. } => *pos,
+            Transition::Woven(w) => w.pos,
         }
     }
 
@@ -57,7 +57,7 @@ impl Transition<'_> {
             Transition::Enter { callee, .. } => {
                 program.func(*callee).body.as_ref().map(|b| b.entry)
             }
-            Transition::Woven { .. } => None,
+            Transition::Woven(_) => None,
         }
     }
 }

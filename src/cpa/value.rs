@@ -332,7 +332,7 @@ impl Cpa for ValueCpa<'_> {
             }
             // Specification variables are written only by woven
             // assignments; woven assumes prune like assume edges.
-            Transition::Woven { op, .. } => self.edge(s, op, false),
+            Transition::Woven(w) => self.edge(s, &w.op, false),
         };
         next.into_iter().collect()
     }

@@ -46,7 +46,7 @@ impl CexStep {
                     op_to_string(p, &edge.op)
                 ),
             ),
-            Transition::Woven { op, .. } => (String::new(), op_to_string(p, op)),
+            Transition::Woven(w) => (String::new(), op_to_string(p, &w.op)),
         };
         if op.is_empty() {
             return None;

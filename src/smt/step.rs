@@ -168,7 +168,7 @@ pub fn apply(
                 }
             }
         }
-        Transition::Woven { op, .. } => match op {
+        Transition::Woven(w) => match &w.op {
             EdgeOp::Assume { cond, truth } => {
                 let c = enc.cond(st, cond);
                 (Some(if *truth { c } else { c.not() }), None)

@@ -32,7 +32,7 @@ use z3::ast::{Ast, Bool, Dynamic};
 
 use self::abstraction::{Abstractor, Predicates, Region};
 use self::trace::{Trace, TraceNode};
-use super::{Cpa, Transition, WovenOp};
+use super::{Cpa, Transition};
 use crate::algorithm::cpa_algorithm::Step;
 use crate::cfa::{LocId, Program};
 use crate::smt::step::{apply, merge};
@@ -263,14 +263,11 @@ impl<'p> Cpa for PredicateCpa<'p> {
         // Woven operations belong to the step that triggered them: the
         // block end that step reached stays pending.
         let (pending, trace) = match step {
-            Transition::Woven { op, pos } => (
+            Transition::Woven(op) => (
                 s.pending,
                 TraceNode::Woven {
                     prev: s.trace.clone(),
-                    op: Rc::new(WovenOp {
-                        op: (*op).clone(),
-                        pos: *pos,
-                    }),
+                    op: Rc::clone(op),
                 },
             ),
             _ => (

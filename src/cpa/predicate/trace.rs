@@ -50,12 +50,7 @@ fn key(t: &Trace) -> Key {
 pub fn transition<'a>(p: &'a Program, node: &'a TraceNode) -> Option<Transition<'a>> {
     let step = match node {
         TraceNode::Step { step, .. } => *step,
-        TraceNode::Woven { op, .. } => {
-            return Some(Transition::Woven {
-                op: &op.op,
-                pos: op.pos,
-            })
-        }
+        TraceNode::Woven { op, .. } => return Some(Transition::Woven(op)),
         _ => return None,
     };
     Some(match step {
