@@ -143,19 +143,9 @@ fn single_row(
         set: f[c.set].to_string(),
         rule: rule_opt,
         prp: vec![prp],
-        rules: Vec::new(),
+        library_select: Vec::new(),
         expected,
     })
-}
-
-/// The `--select` list of a multi-rule row: empty when no library rule is
-/// added (the property files alone are checked).
-fn select_if(nothing: bool, select: Vec<String>) -> Vec<String> {
-    if nothing {
-        Vec::new()
-    } else {
-        select
-    }
 }
 
 fn multi_row(
@@ -187,14 +177,12 @@ fn multi_row(
     let mut expected = Vec::new();
     // The instrumented rule is the input's error label; the others LDV
     // checked (a verdict cell, not `-`) are checked with mpv's rules.
-    let mut library_rules = Vec::new();
-    let mut select = ids.clone();
-    for (rule, cell) in rules.iter().zip(&f[2..]) {
-        if !name.contains(&format!(".{rule}.")) && *cell != "-" {
-            library_rules.push(rule.to_string());
-            select.push(rule.to_string());
-        }
-    }
+    let library_rules: Vec<String> = rules
+        .iter()
+        .zip(&f[2..])
+        .filter(|(rule, cell)| !name.contains(&format!(".{rule}.")) && **cell != "-")
+        .map(|(rule, _)| rule.to_string())
+        .collect();
     for (rule, cell) in rules.iter().zip(&f[2..]) {
         let Some(v) = ExpectedVerdict::parse_cell(cell)
             .map_err(|e| at(manifest, n, format!("column {rule}: {e}")))?
@@ -215,7 +203,11 @@ fn multi_row(
         set,
         rule: None,
         prp: vec![prp],
-        rules: select_if(library_rules.is_empty(), select),
+        library_select: if library_rules.is_empty() {
+            Vec::new()
+        } else {
+            ids.iter().cloned().chain(library_rules).collect()
+        },
         expected,
     })
 }

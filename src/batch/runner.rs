@@ -59,10 +59,10 @@ impl Config {
             a.push("--prp".into());
             a.push(p.clone().into());
         }
-        if !task.rules.is_empty() {
+        if !task.library_select.is_empty() {
             a.push("--library".into());
             a.push("--select".into());
-            a.push(task.rules.join(",").into());
+            a.push(task.library_select.join(",").into());
         }
         a.push("--time-limit".into());
         a.push(self.time_limit.to_string().into());

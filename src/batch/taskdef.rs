@@ -131,7 +131,7 @@ pub fn load(path: &Path, extra_prp: &[PathBuf]) -> Result<Task> {
         path: module,
         rule: None,
         prp,
-        rules: Vec::new(),
+        library_select: Vec::new(),
         expected,
     })
 }

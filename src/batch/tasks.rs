@@ -80,7 +80,7 @@ pub struct Task {
     /// the ids of every property to check (the property files' and the
     /// rules'), passed as `--library --select`. Empty: the property files
     /// alone.
-    pub rules: Vec<String>,
+    pub library_select: Vec<String>,
     pub expected: Vec<Expected>,
 }
 
@@ -203,7 +203,7 @@ fn module_task(path: &Path, prp: &[PathBuf]) -> Result<Task> {
         path: path.to_path_buf(),
         rule: None,
         prp: prp.to_vec(),
-        rules: Vec::new(),
+        library_select: Vec::new(),
         expected,
     })
 }
@@ -321,7 +321,7 @@ mod tests {
             set: set.into(),
             rule: None,
             prp: vec![],
-            rules: vec![],
+            library_select: vec![],
             expected: vec![],
         }
     }
