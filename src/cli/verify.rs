@@ -143,7 +143,6 @@ pub fn run(args: VerifyArgs) -> Result<ExitCode> {
         }
         bound.push(b);
     }
-    let program = program;
     let mode = match args.strategy {
         StrategyArg::Baseline => Mode::Baseline,
         StrategyArg::S0 => Mode::Sdc(Strategy::S0),
@@ -153,21 +152,19 @@ pub fn run(args: VerifyArgs) -> Result<ExitCode> {
         StrategyArg::S4 => Mode::Sdc(Strategy::S4),
     };
     let cpu = args.time_limit.map(Duration::from_secs_f64);
-    let phase_budget = match (args.phase_budget, cpu) {
-        (Some(b), _) => Duration::from_secs_f64(b),
-        (None, Some(t)) => t / props.len().max(1) as u32,
-        (None, None) => StrategyConfig::default().phase_budget,
-    };
-    let limits = VerifyLimits {
-        cpu,
-        config: StrategyConfig {
-            phase_budget,
-            refinement_rule: RefinementRule {
-                min: args.refinement_min,
-                factor: args.refinement_factor,
-            },
+    let mut config = match (args.phase_budget, cpu) {
+        (Some(b), _) => StrategyConfig {
+            phase_budget: Duration::from_secs_f64(b),
+            ..StrategyConfig::default()
         },
+        (None, Some(t)) => StrategyConfig::scaled(t, props.len()),
+        (None, None) => StrategyConfig::default(),
     };
+    config.refinement_rule = RefinementRule {
+        min: args.refinement_min,
+        factor: args.refinement_factor,
+    };
+    let limits = VerifyLimits { cpu, config };
     let header = |properties, stats| RunReport {
         file: args.file.display().to_string(),
         mpv_version: env!("CARGO_PKG_VERSION").to_string(),
