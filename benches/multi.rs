@@ -110,13 +110,7 @@ fn main() {
 /// Every row with a violated rule, then rows in a seeded hash order until
 /// `n` rows are taken (in manifest order).
 fn sample_rows(rows: Vec<Vec<String>>, n: usize, seed: u64) -> Vec<Vec<String>> {
-    let hash = |s: &str| {
-        let mut h = 0xcbf2_9ce4_8422_2325u64 ^ seed;
-        for b in s.bytes() {
-            h = (h ^ b as u64).wrapping_mul(0x0100_0000_01b3);
-        }
-        h
-    };
+    let hash = |s: &str| common::seeded_hash(s, seed);
     let violated = |r: &Vec<String>| r.iter().skip(2).any(|c| c == "false");
     let mut keep: Vec<bool> = rows.iter().map(violated).collect();
     let mut others: Vec<usize> = (0..rows.len()).filter(|&i| !keep[i]).collect();

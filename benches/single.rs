@@ -102,13 +102,7 @@ fn main() {
 /// expected verdict): every expected-false task outside `revisions`, and from
 /// every stratum the same share (at least one task), picked by a seeded hash.
 fn stratified_sample(rows: Vec<Vec<String>>, n: usize, seed: u64) -> Vec<Vec<String>> {
-    let hash = |s: &str| {
-        let mut h = 0xcbf2_9ce4_8422_2325u64 ^ seed;
-        for b in s.bytes() {
-            h = (h ^ b as u64).wrapping_mul(0x0100_0000_01b3);
-        }
-        h
-    };
+    let hash = |s: &str| common::seeded_hash(s, seed);
     let mut strata: BTreeMap<(String, String, String), Vec<Vec<String>>> = BTreeMap::new();
     let mut out = Vec::new();
     for r in rows {

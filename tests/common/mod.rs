@@ -30,3 +30,12 @@ pub fn manifest(name: &str) -> Vec<Vec<String>> {
         .map(|l| l.split('\t').map(str::to_string).collect())
         .collect()
 }
+
+/// A seeded FNV-1a hash: the fixed-seed order of the benches' samples.
+pub fn seeded_hash(s: &str, seed: u64) -> u64 {
+    let mut h = 0xcbf2_9ce4_8422_2325u64 ^ seed;
+    for b in s.bytes() {
+        h = (h ^ b as u64).wrapping_mul(0x0100_0000_01b3);
+    }
+    h
+}
