@@ -110,6 +110,13 @@ fn error_paths_through_unmodelled_kernel_functions_name_the_assumption() {
 }
 
 #[test]
+fn printing_is_not_writing_memory() {
+    let p = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/programs/engine/print_false.c");
+    let r = cegar_at(&p);
+    assert_eq!(r.verdict, Verdict::False, "{:?}", r.reason);
+}
+
+#[test]
 fn recursion_is_never_proved() {
     assert_eq!(verdict("recursion_unknown.c"), Verdict::Unknown);
 }
@@ -136,6 +143,8 @@ fn the_engine_programs_agree_with_symbolic_execution() {
         ("memset_unknown.c", Verdict::False),
         ("kzalloc_unknown.c", Verdict::False),
         ("ptr_cast_unknown.c", Verdict::True),
+        ("mixed_width_unknown.c", Verdict::False),
+        ("union_width_unknown.c", Verdict::False),
     ] {
         let r = cegar_at(&dir.join(name));
         assert_ne!(r.verdict, not, "{name}: {:?}", r.reason);

@@ -32,7 +32,7 @@ use crate::algorithm::sdc::{self, Budget, Clock, Monitor};
 use crate::cfa::Program;
 use crate::cpa::composite::MergePolicy;
 use crate::cpa::loom::{LoomCpa, LoomGoal, LoomPrecision, LoomProperty, LoomState};
-use crate::cpa::predicate::abstraction::Predicates;
+use crate::cpa::predicate::abstraction::{PredicateScope, Predicates};
 use crate::cpa::predicate::{PredState, PredicateCpa};
 use crate::cpa::Cpa;
 use crate::report::Counterexample;
@@ -98,6 +98,12 @@ pub struct LoomAnalysis<'p> {
 }
 
 impl<'p> LoomAnalysis<'p> {
+    /// Where refinement puts the predicates it finds (from the next
+    /// partition on; call before the first).
+    pub fn set_predicate_scope(&mut self, scope: PredicateScope) {
+        self.predicates = initial_predicates(self.program, self.automata, scope);
+    }
+
     /// `properties[i].id` must be `PropertyId(i)`.
     pub fn new(
         program: &'p Program,
@@ -116,7 +122,7 @@ impl<'p> LoomAnalysis<'p> {
             names,
             enabled: PropertySet::new(),
             withdrawn: PropertySet::new(),
-            predicates: initial_predicates(program, automata),
+            predicates: initial_predicates(program, automata, PredicateScope::default()),
             check_blocks: false,
             stage: Stage::Explicit,
             run: None,
@@ -352,11 +358,23 @@ impl<'p> LoomAnalysis<'p> {
                                 props.iter().copied(),
                                 clock.now().saturating_sub(t0),
                             );
-                            let before = self.predicates.len();
-                            for c in candidates {
-                                self.predicates.add(c);
+                            // Each predicate goes where it was found; if
+                            // none is new there, the path's predicates are
+                            // tracked everywhere (an atom of a later point
+                            // may be what an earlier one needs).
+                            let mut stuck = true;
+                            for (at, c) in &candidates {
+                                if self.predicates.add_at(c.clone(), *at, self.program) {
+                                    stuck = false;
+                                }
                             }
-                            let stuck = self.predicates.len() == before;
+                            if stuck {
+                                for (_, c) in candidates {
+                                    if self.predicates.add(c) {
+                                        stuck = false;
+                                    }
+                                }
+                            }
                             self.close_run(monitor);
                             if stuck && self.check_blocks {
                                 for p in props {
@@ -394,9 +412,13 @@ impl<'p> LoomAnalysis<'p> {
 /// variable equals its initial value, or one more or one less (counters
 /// and set elements start there, and a block boundary right after the
 /// program start would otherwise forget them).
-fn initial_predicates(program: &Program, automata: &[BoundAutomaton]) -> Predicates {
+fn initial_predicates(
+    program: &Program,
+    automata: &[BoundAutomaton],
+    scope: PredicateScope,
+) -> Predicates {
     use crate::ir::ExprKind;
-    let mut preds = Predicates::default();
+    let mut preds = Predicates::new(scope);
     for op in automata.iter().flat_map(|b| b.init.iter()) {
         let crate::cfa::EdgeOp::Assign { lhs, rhs } = op else {
             continue;
@@ -429,7 +451,7 @@ impl<'p> sdc::Analysis for LoomAnalysis<'p> {
         self.finished = false;
         self.refinements = 0;
         self.check_blocks = false;
-        self.predicates = initial_predicates(self.program, self.automata);
+        self.predicates = initial_predicates(self.program, self.automata, self.predicates.scope);
     }
 
     fn analyze(

@@ -25,11 +25,14 @@ use z3::ast::{Ast, Bool, Dynamic};
 use z3::{DeclKind, SatResult, Solver};
 
 use crate::algorithm::sdc::thread_cpu_time;
-use crate::cfa::Program;
-use crate::cpa::predicate::trace::{abstraction_points, execute, pick_path, transition, Trace};
+use crate::cfa::{LocId, Program};
+use crate::cpa::predicate::trace::{
+    abstraction_points, execute, pick_path, transition, Trace, TraceNode,
+};
+use crate::cpa::Transition;
 use crate::report::{CexStep, Counterexample};
 use crate::smt::step::apply;
-use crate::smt::Encoder;
+use crate::smt::{disjoint, inconsistent_access, Encoder};
 
 /// The outcome of analysing an abstract error path.
 pub enum PathCheck {
@@ -38,8 +41,9 @@ pub enum PathCheck {
     /// Feasible, but only through over-approximated operations (the first
     /// one, described, if known).
     Imprecise(Option<String>),
-    /// Infeasible; the candidate predicates found.
-    Infeasible(Vec<Bool>),
+    /// Infeasible; the candidate predicates found, each with the
+    /// abstraction point (location) where it is needed.
+    Infeasible(Vec<(Option<LocId>, Bool)>),
     /// The solver gave up (time limit).
     Unknown,
 }
@@ -94,13 +98,20 @@ fn concrete_path(
     property: &str,
     deadline: Option<Duration>,
 ) -> PathCheck {
-    let first = concrete_path_once(enc, p, path, property, deadline);
+    let mut steps = Vec::with_capacity(path.len());
+    for (node, _) in path {
+        let Some(t) = transition(p, node) else {
+            return PathCheck::Imprecise(None);
+        };
+        steps.push(t);
+    }
+    let first = exact_path(enc, p, &steps, property, deadline);
     match first {
         PathCheck::Imprecise(_) => {
             // Under LDV's assumptions (kernel functions without a model leave
             // the module's memory alone, ...) the path may be exact.
             let (second, assumptions) =
-                enc.under_ldv_assumptions(|| concrete_path_once(enc, p, path, property, deadline));
+                enc.under_ldv_assumptions(|| exact_path(enc, p, &steps, property, deadline));
             match second {
                 PathCheck::Feasible(mut cex) => {
                     cex.assumptions = assumptions;
@@ -117,74 +128,126 @@ fn concrete_path(
     }
 }
 
-/// One exact re-execution of the path (under whatever assumptions the
-/// encoder has in force).
-fn concrete_path_once(
+/// One exact execution of the steps from the program start (under
+/// whatever assumptions the encoder has in force): a counterexample if
+/// every step is encoded exactly, the path is satisfiable, and the model's
+/// memory accesses never overlap with different addresses or widths (where
+/// memory as one array per width could differ from real memory).
+pub fn exact_path(
     enc: &Encoder,
     p: &Program,
-    path: &[(Trace, crate::algorithm::cpa_algorithm::Step)],
+    path: &[Transition],
     property: &str,
     deadline: Option<Duration>,
 ) -> PathCheck {
-    let mut st = enc.initial();
     let solver = solver_with_deadline(deadline);
-    let mut steps = Vec::new();
-    let mut first_inexact = None;
-    for (node, _) in path {
-        let Some(t) = transition(p, node) else {
-            return PathCheck::Imprecise(None);
-        };
-        let (c, v) = apply(enc, &mut st, &t, p);
-        if !st.exact && first_inexact.is_none() {
-            first_inexact =
-                CexStep::of(p, &t, None, None).map(|s| format!("{}:{}: {}", s.file, s.line, s.op));
+    let describe = |t: &Transition| {
+        CexStep::of(p, t, None, None).map(|s| format!("{}:{}: {}", s.file, s.line, s.op))
+    };
+    let ((st, values, first_inexact, access_ends), accesses) = enc.recording_accesses(|| {
+        let mut st = enc.initial();
+        let mut values = Vec::with_capacity(path.len());
+        let mut first_inexact = None;
+        let mut access_ends = Vec::with_capacity(path.len());
+        for t in path {
+            let (c, v) = apply(enc, &mut st, t, p);
+            if !st.exact && first_inexact.is_none() {
+                first_inexact = describe(t);
+            }
+            if let Some(c) = c {
+                solver.assert(&c);
+            }
+            values.push(v);
+            access_ends.push(enc.access_count());
         }
-        if let Some(c) = c {
-            solver.assert(&c);
-        }
-        steps.push((t, v));
-    }
+        (st, values, first_inexact, access_ends)
+    });
     if !st.exact {
         return PathCheck::Imprecise(first_inexact);
     }
-    match crate::smt::interrupt::checking(|| solver.check()) {
-        SatResult::Sat => {
-            let model = solver.get_model();
-            let steps = steps
-                .iter()
-                .filter_map(|(t, v)| CexStep::of(p, t, v.as_ref(), model.as_ref()))
-                .collect();
-            PathCheck::Feasible(Counterexample {
-                property: property.to_string(),
-                steps,
-                assumptions: Vec::new(),
-            })
+    // A model whose memory accesses overlap inconsistently may have
+    // siblings that keep the two accesses apart.
+    let overlapping = |at: Option<String>| {
+        PathCheck::Imprecise(Some(format!(
+            "{} (memory accessed with overlapping addresses of different widths)",
+            at.unwrap_or_default()
+        )))
+    };
+    let mut overlap = None;
+    let mut separations = 0;
+    let model = loop {
+        match crate::smt::interrupt::checking(|| solver.check()) {
+            SatResult::Sat => {}
+            SatResult::Unknown => return PathCheck::Unknown,
+            SatResult::Unsat if separations > 0 => return overlapping(overlap),
+            // The merged formula had a model, this path alone has none: the
+            // model chose branches inconsistently. Nothing can be concluded.
+            SatResult::Unsat => return PathCheck::Imprecise(None),
         }
-        SatResult::Unknown => PathCheck::Unknown,
-        // The merged formula had a model, this path alone has none: the
-        // model chose branches inconsistently. Nothing can be concluded.
-        SatResult::Unsat => PathCheck::Imprecise(None),
-    }
+        let Some(model) = solver.get_model() else {
+            return PathCheck::Unknown;
+        };
+        let Some((i, other)) = inconsistent_access(&accesses, &model) else {
+            break model;
+        };
+        let step = access_ends.partition_point(|&end| end <= i);
+        overlap = path.get(step).and_then(describe);
+        match other {
+            Some(j) if separations < MAX_SEPARATIONS => {
+                solver.assert(disjoint(&accesses[i], &accesses[j]));
+                separations += 1;
+            }
+            _ => return overlapping(overlap),
+        }
+    };
+    let steps = path
+        .iter()
+        .zip(&values)
+        .filter_map(|(t, v)| CexStep::of(p, t, v.as_ref(), Some(&model)))
+        .collect();
+    PathCheck::Feasible(Counterexample {
+        property: property.to_string(),
+        steps,
+        assumptions: Vec::new(),
+    })
 }
 
-/// Atoms of the suffix preconditions at the abstraction points of the path.
-/// Abstraction points are processed from the target backwards until
-/// [`REFINEMENT_BUDGET`] or the deadline is used up.
-fn predicates(enc: &Encoder, p: &Program, target: &Trace, deadline: Option<Duration>) -> Vec<Bool> {
+/// How often an exact path check looks for a model whose memory accesses
+/// are consistent byte by byte.
+const MAX_SEPARATIONS: usize = 8;
+
+/// Atoms of the suffix preconditions at the abstraction points of the path,
+/// each with its point's location. Abstraction points are processed from
+/// the target backwards until [`REFINEMENT_BUDGET`] or the deadline is used
+/// up.
+fn predicates(
+    enc: &Encoder,
+    p: &Program,
+    target: &Trace,
+    deadline: Option<Duration>,
+) -> Vec<(Option<LocId>, Bool)> {
     let started = thread_cpu_time();
     let stop = deadline.map_or(started + REFINEMENT_BUDGET, |d| {
         d.min(started + REFINEMENT_BUDGET)
     });
     let points = abstraction_points(target);
     let skip = points.len().saturating_sub(MAX_REFINED_POINTS);
-    let mut seen: HashSet<Bool> = HashSet::new();
     let mut out = Vec::new();
     for point in points.iter().skip(skip).rev() {
         if thread_cpu_time() >= stop && !out.is_empty() {
             break;
         }
+        let at = match &**point {
+            TraceNode::Abstraction { loc, .. } => *loc,
+            _ => None,
+        };
+        let mut seen: HashSet<Bool> = HashSet::new();
         let suffix = execute(enc, p, target, Some(point));
         let pre = suffix.guard.simplify();
+        if crate::algorithm::cegar::tracing() {
+            let text = pre.to_string().replace('\n', " ");
+            eprintln!("refine point {at:?}: {}", &text[..text.len().min(600)]);
+        }
         let mut atoms = Vec::new();
         atoms_of(&pre, &mut atoms);
         for atom in atoms {
@@ -192,7 +255,7 @@ fn predicates(enc: &Encoder, p: &Program, target: &Trace, deadline: Option<Durat
                 continue;
             }
             if speaks_of_start_only(&atom) {
-                out.push(atom);
+                out.push((at, atom));
                 continue;
             }
             for lifted in lift_ites(&atom) {
@@ -200,7 +263,7 @@ fn predicates(enc: &Encoder, p: &Program, target: &Trace, deadline: Option<Durat
                 atoms_of(&lifted, &mut parts);
                 for a in parts {
                     if seen.insert(a.clone()) && speaks_of_start_only(&a) {
-                        out.push(a);
+                        out.push((at, a));
                     }
                 }
             }

@@ -13,16 +13,17 @@ use std::rc::Rc;
 use std::time::Duration;
 
 use hashbrown::HashMap;
-use z3::ast::{Bool, BV};
+use z3::ast::Bool;
 use z3::{SatResult, Solver};
 
+use crate::algorithm::refine::{exact_path, PathCheck};
 use crate::algorithm::sdc::thread_cpu_time;
 use crate::cfa::{LocId, Program};
 use crate::cpa::callstack::{CallStack, CallstackCpa};
 use crate::cpa::composite::{control_transitions, target_locations};
 use crate::cpa::location::LocationCpa;
 use crate::cpa::{Cpa, Transition};
-use crate::report::{CexStep, Counterexample, Verdict};
+use crate::report::{Counterexample, Verdict};
 use crate::smt::step::apply;
 use crate::smt::{Encoder, SymState};
 
@@ -44,7 +45,6 @@ pub struct SeResult {
 
 struct PathNode<'p> {
     step: Transition<'p>,
-    value: Option<BV>,
     prev: Option<Rc<PathNode<'p>>>,
 }
 
@@ -188,8 +188,24 @@ fn round<'p>(
             if targets[node.loc.0 as usize] {
                 match check(&solver, stats) {
                     SatResult::Sat if node.sym.exact => {
-                        let model = solver.get_model();
-                        return Round::Found(counterexample(program, label, &node, model.as_ref()));
+                        // The path alone, with its memory accesses checked.
+                        let deadline = cpu_limit.map(|c| started + c);
+                        match exact_path(
+                            &enc,
+                            program,
+                            &steps(&node),
+                            &format!("label:{label}"),
+                            deadline,
+                        ) {
+                            PathCheck::Feasible(cex) => return Round::Found(cex),
+                            PathCheck::Unknown if remaining(stats).is_some_and(|r| r.is_zero()) => {
+                                return Round::Timeout
+                            }
+                            _ => {
+                                complete = false;
+                                why = Some("the only feasible error paths use over-approximated operations".into());
+                            }
+                        }
                     }
                     SatResult::Unsat => {}
                     SatResult::Unknown if remaining(stats).is_some_and(|r| r.is_zero()) => {
@@ -229,13 +245,12 @@ fn round<'p>(
                     continue;
                 };
                 stats.transitions += 1;
-                let (c, value) = apply(&enc, &mut child.sym, &t, program);
+                let (c, _) = apply(&enc, &mut child.sym, &t, program);
                 child.loc = loc;
                 child.stack = stack;
                 child.depth += 1;
                 child.path = Some(Rc::new(PathNode {
                     step: t,
-                    value,
                     prev: child.path.take(),
                 }));
                 succs.push((child, c));
@@ -267,22 +282,14 @@ fn child_sound(succs: &[(Node, Option<Bool>)]) -> bool {
     succs.iter().all(|(n, _)| n.sym.sound)
 }
 
-fn counterexample(
-    p: &Program,
-    label: &str,
-    node: &Node,
-    model: Option<&z3::Model>,
-) -> Counterexample {
-    let mut steps = Vec::new();
+/// The steps of the path to `node`, oldest first.
+fn steps<'p>(node: &Node<'p>) -> Vec<Transition<'p>> {
+    let mut out = Vec::new();
     let mut cur = node.path.clone();
     while let Some(n) = cur {
-        steps.extend(CexStep::of(p, &n.step, n.value.as_ref(), model));
+        out.push(n.step);
         cur = n.prev.clone();
     }
-    steps.reverse();
-    Counterexample {
-        property: format!("label:{label}"),
-        steps,
-        assumptions: Vec::new(),
-    }
+    out.reverse();
+    out
 }

@@ -19,6 +19,7 @@ use crate::algorithm::sdc::{
 use crate::algorithm::symexec;
 use crate::cfa::Program;
 use crate::cpa::loom::{LoomGoal, LoomProperty};
+use crate::cpa::predicate::abstraction::PredicateScope;
 use crate::report::{PropertyResult, Verdict};
 use crate::spec::bound::BoundAutomaton;
 use crate::spec::{relevance, Goal, Property, PropertyId};
@@ -44,11 +45,13 @@ impl Mode {
 }
 
 #[derive(Clone, Debug)]
-pub struct VerifyLimits {
+pub struct VerifySettings {
     /// Analysis CPU time for all properties together.
     pub cpu: Option<Duration>,
     /// Budgets of the strategies.
     pub config: StrategyConfig,
+    /// Where the predicate analysis tracks the predicates refinement finds.
+    pub predicate_scope: PredicateScope,
 }
 
 /// One analysis run on a partition, for the report.
@@ -97,7 +100,7 @@ pub fn verify(
     automata: &[BoundAutomaton],
     props: &[Property],
     mode: Mode,
-    limits: &VerifyLimits,
+    limits: &VerifySettings,
 ) -> Verification {
     let t0 = thread_cpu_time();
     let rule_relevance: Vec<_> = automata
@@ -149,6 +152,7 @@ pub fn verify(
     }
     let ids: BTreeSet<PropertyId> = loom.iter().map(|p| p.id).collect();
     let mut analysis = LoomAnalysis::new(program, automata, loom, names.clone());
+    analysis.set_predicate_scope(limits.predicate_scope);
     let clock = CpuClock;
     let sdc_result = match mode {
         Mode::Baseline => sdc::baseline(&mut analysis, &ids, limits.cpu, &clock),

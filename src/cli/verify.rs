@@ -7,7 +7,8 @@ use std::process::ExitCode;
 use std::time::Duration;
 
 use crate::algorithm::sdc::{process_cpu_time, RefinementRule, Strategy, StrategyConfig};
-use crate::algorithm::verify::{automaton_property, verify, Mode, VerifyLimits, ANALYSIS};
+use crate::algorithm::verify::{automaton_property, verify, Mode, VerifySettings, ANALYSIS};
+use crate::cpa::predicate::abstraction::PredicateScope;
 use crate::frontend::{parse_file_timed, FrontendOptions};
 use crate::report::{peak_rss_mb, RunReport, Stats};
 use crate::spec::automaton::SpecAutomaton;
@@ -72,6 +73,10 @@ pub struct VerifyArgs {
     /// ...when it has this many times the refinements of every other one.
     #[arg(long, default_value_t = 2)]
     refinement_factor: u64,
+    /// Where refinement's predicates are tracked: at the abstraction point
+    /// (CFA location) where they were found, in its function, or everywhere.
+    #[arg(long, default_value = "location")]
+    predicate_scope: PredicateScope,
     #[arg(long, value_enum, default_value = "text")]
     format: Format,
     /// Write the result to this file instead of standard output.
@@ -164,7 +169,11 @@ pub fn run(args: VerifyArgs) -> Result<ExitCode> {
         min: args.refinement_min,
         factor: args.refinement_factor,
     };
-    let limits = VerifyLimits { cpu, config };
+    let limits = VerifySettings {
+        cpu,
+        config,
+        predicate_scope: args.predicate_scope,
+    };
     let header = |properties, stats| RunReport {
         file: args.file.display().to_string(),
         mpv_version: env!("CARGO_PKG_VERSION").to_string(),

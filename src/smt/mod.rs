@@ -24,7 +24,11 @@
 //!   FALSE rests on this layout;
 //! - type-based separation: accesses of different widths never alias
 //!   (a union read through a member of another width sees an unrelated value);
-//!   this is an assumption of the encoding, as in CPAchecker's LDV setup;
+//!   this is an assumption of the encoding, as in CPAchecker's LDV setup,
+//!   for the search (a TRUE rests on it). A counterexample never does: its
+//!   path's memory accesses are recorded and replayed byte by byte under
+//!   the model ([`inconsistent_access`]); a read the arrays may answer
+//!   differently from real memory leaves the property UNKNOWN;
 //! - body-less functions return a fresh value (the front end's
 //!   `FunctionKind`); one that receives a pointer or array argument may
 //!   write through it, so all memory becomes arbitrary and the path inexact;
@@ -142,6 +146,83 @@ pub struct Encoder<'p> {
     /// While an error path is checked under LDV's assumptions
     /// ([`Encoder::under_ldv_assumptions`]): how often each was made.
     ldv: std::cell::RefCell<Option<std::collections::BTreeMap<LdvAssumption, u32>>>,
+    /// While an execution is recorded ([`Encoder::recording_accesses`]):
+    /// its memory accesses.
+    accesses: std::cell::RefCell<Option<Vec<MemoryAccess>>>,
+}
+
+/// One memory access of an execution: the address term, the width class
+/// of the array it used, and whether it wrote.
+#[derive(Clone, Debug)]
+pub struct MemoryAccess {
+    pub address: BV,
+    pub bytes: u32,
+    pub write: bool,
+}
+
+/// The first read (index into `accesses`, which are in execution order)
+/// whose value the memory of one array per width ([`SymState::mem`]) may
+/// give differently from byte-addressed memory under `model`: a read of
+/// bytes last written by an access of another address or width, or of
+/// initial bytes another such access read before; with that access. There
+/// the execution the model describes may not be real. An address the model
+/// does not fix counts as such a read.
+pub fn inconsistent_access(
+    accesses: &[MemoryAccess],
+    model: &z3::Model,
+) -> Option<(usize, Option<usize>)> {
+    /// Who determines a byte: the access (its span and index) that last
+    /// wrote it, or that first read it from the initial memory.
+    #[derive(Clone, Copy)]
+    struct Owner {
+        at: u64,
+        bytes: u32,
+        index: usize,
+    }
+    let mut owner: HashMap<u64, Owner> = HashMap::new();
+    for (i, a) in accesses.iter().enumerate() {
+        let Some(at) = model.eval(&a.address, true).and_then(|v| v.as_u64()) else {
+            return Some((i, None));
+        };
+        let me = Owner {
+            at,
+            bytes: a.bytes,
+            index: i,
+        };
+        let bytes = (0..u64::from(a.bytes)).map(|k| at.wrapping_add(k));
+        if a.write {
+            for b in bytes {
+                owner.insert(b, me);
+            }
+            continue;
+        }
+        let mut untouched = None;
+        for b in bytes.clone() {
+            match owner.get(&b) {
+                None => untouched = Some(b),
+                Some(o) if (o.at, o.bytes) == (at, a.bytes) => {}
+                Some(o) => return Some((i, Some(o.index))),
+            }
+        }
+        match untouched {
+            // Partly this span's own bytes, partly never touched.
+            Some(_) if bytes.clone().any(|b| owner.contains_key(&b)) => return Some((i, None)),
+            Some(_) => {
+                for b in bytes {
+                    owner.insert(b, me);
+                }
+            }
+            None => {}
+        }
+    }
+    None
+}
+
+/// The two accesses' bytes do not overlap (as a constraint on the
+/// addresses).
+pub fn disjoint(a: &MemoryAccess, b: &MemoryAccess) -> Bool {
+    let end = |m: &MemoryAccess| m.address.bvadd(BV::from_u64(u64::from(m.bytes), 64));
+    Bool::or(&[&end(a).bvule(&b.address), &end(b).bvule(&a.address)])
 }
 
 /// Where mpv's exact encoding over-approximates and LDV's models and
@@ -171,11 +252,14 @@ impl LdvAssumption {
 }
 
 /// Whether a body-less function is known to (or may well) write through
-/// the pointers it gets: copying, filling, reading input, formatting.
+/// the pointers it gets: copying, filling, reading input, formatting into a
+/// buffer (`sprintf`, `snprintf`, `vsnprintf`; printing to a stream, as
+/// `printf` and `printk` do, writes no memory of the module).
 pub fn may_write_through_pointers(name: &str) -> bool {
-    const WRITERS: [&str; 18] = [
+    const WRITERS: [&str; 19] = [
         "copy", "memset", "memcpy", "memmove", "strcpy", "strncpy", "strlcpy", "strcat", "strncat",
-        "strlcat", "read", "get_user", "recv", "scanf", "printf", "fill", "load", "sg_set",
+        "strlcat", "read", "get_user", "recv", "scanf", "sprintf", "snprintf", "fill", "load",
+        "sg_set",
     ];
     let lower = name.to_ascii_lowercase();
     WRITERS.iter().any(|w| lower.contains(w))
@@ -189,6 +273,38 @@ impl<'p> Encoder<'p> {
         let r = f();
         let made = self.ldv.borrow_mut().take().unwrap_or_default();
         (r, made.into_iter().map(|(a, n)| a.describe(n)).collect())
+    }
+
+    /// Runs `f` (an execution) and returns its memory accesses too.
+    pub fn recording_accesses<T>(&self, f: impl FnOnce() -> T) -> (T, Vec<MemoryAccess>) {
+        *self.accesses.borrow_mut() = Some(Vec::new());
+        let r = f();
+        let made = self.accesses.borrow_mut().take().unwrap_or_default();
+        (r, made)
+    }
+
+    /// How many memory accesses the recorded execution made so far.
+    pub fn access_count(&self) -> usize {
+        self.accesses.borrow().as_ref().map_or(0, Vec::len)
+    }
+
+    /// Reads the cell of width class `k` at `a`.
+    fn load(&self, st: &SymState, k: usize, a: &BV) -> BV {
+        self.note_access(a, k, false);
+        st.mem[k]
+            .select(a)
+            .as_bv()
+            .unwrap_or_else(|| self.fresh(WIDTHS[k]))
+    }
+
+    fn note_access(&self, a: &BV, k: usize, write: bool) {
+        if let Some(list) = self.accesses.borrow_mut().as_mut() {
+            list.push(MemoryAccess {
+                address: a.clone(),
+                bytes: WIDTHS[k] / 8,
+                write,
+            });
+        }
     }
 
     /// Whether LDV's assumptions are in force; if so, `a` is recorded as made.
@@ -219,6 +335,7 @@ impl<'p> Encoder<'p> {
             fresh: std::cell::Cell::new(0),
             modelled_functions: Default::default(),
             ldv: Default::default(),
+            accesses: Default::default(),
         }
     }
 
@@ -402,11 +519,7 @@ impl<'p> Encoder<'p> {
                 st.exact = false;
                 return self.fresh(w);
             };
-            let k = width_class(unit);
-            let cell = st.mem[k]
-                .select(&a)
-                .as_bv()
-                .unwrap_or_else(|| self.fresh(WIDTHS[k]));
+            let cell = self.load(st, width_class(unit), &a);
             let v = self.resize(cell, unit, false).extract(lo + bits - 1, lo);
             return self.resize(v, w, self.signed(e.ty));
         }
@@ -420,11 +533,7 @@ impl<'p> Encoder<'p> {
         }
         match self.address(st, e) {
             Some(a) => {
-                let k = width_class(w);
-                let val = st.mem[k]
-                    .select(&a)
-                    .as_bv()
-                    .unwrap_or_else(|| self.fresh(WIDTHS[k]));
+                let val = self.load(st, width_class(w), &a);
                 self.resize(val, w, false)
             }
             None => {
@@ -444,11 +553,7 @@ impl<'p> Encoder<'p> {
                 st.sound = false;
                 return;
             };
-            let k = width_class(unit);
-            let cell = st.mem[k]
-                .select(&a)
-                .as_bv()
-                .unwrap_or_else(|| self.fresh(WIDTHS[k]));
+            let cell = self.load(st, width_class(unit), &a);
             let cell = self.resize(cell, unit, false);
             let field = self.resize(val, bits, false);
             let mut parts = Vec::new();
@@ -483,6 +588,7 @@ impl<'p> Encoder<'p> {
 
     fn store(&self, st: &mut SymState, a: &BV, w: u32, val: BV) {
         let k = width_class(w);
+        self.note_access(a, k, true);
         let val = self.resize(val, WIDTHS[k], false);
         st.mem[k] = st.mem[k].store(a, &val);
     }
@@ -510,10 +616,8 @@ impl<'p> Encoder<'p> {
             let k = width_class(w);
             let s = src.bvadd(self.c64(off));
             let d = dst.bvadd(self.c64(off));
-            let v = st.mem[k]
-                .select(&s)
-                .as_bv()
-                .unwrap_or_else(|| self.fresh(WIDTHS[k]));
+            let v = self.load(st, k, &s);
+            self.note_access(&d, k, true);
             st.mem[k] = st.mem[k].store(&d, &v);
         }
         None
@@ -756,5 +860,83 @@ impl<'p> Encoder<'p> {
             &obj.bvult(self.c64(HEAP_REGION + HEAP_SIZE)),
         ]);
         (v, in_heap)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{inconsistent_access, may_write_through_pointers, MemoryAccess};
+    use z3::ast::BV;
+
+    #[test]
+    fn reads_of_bytes_another_access_determined_are_found() {
+        let solver = z3::Solver::new();
+        assert_eq!(solver.check(), z3::SatResult::Sat);
+        let model = solver.get_model().expect("a model");
+        let acc = |a: u64, bytes: u32, write: bool| MemoryAccess {
+            address: BV::from_u64(a, 64),
+            bytes,
+            write,
+        };
+        let (w, r) = (true, false);
+        // Same spans throughout; overlapping writes alone are harmless.
+        let same = [
+            acc(0x100, 4, w),
+            acc(0x100, 4, r),
+            acc(0x101, 1, w),
+            acc(0x100, 8, w),
+        ];
+        assert_eq!(inconsistent_access(&same, &model), None);
+        let byte_of_int = [acc(0x100, 4, w), acc(0x104, 4, r), acc(0x101, 1, r)];
+        assert_eq!(
+            inconsistent_access(&byte_of_int, &model),
+            Some((2, Some(0)))
+        );
+        let int_after_byte = [acc(0x100, 4, w), acc(0x102, 1, w), acc(0x100, 4, r)];
+        assert_eq!(
+            inconsistent_access(&int_after_byte, &model),
+            Some((2, Some(1)))
+        );
+        let two_initial_views = [acc(0x200, 8, r), acc(0x204, 4, r)];
+        assert_eq!(
+            inconsistent_access(&two_initial_views, &model),
+            Some((1, Some(0)))
+        );
+        let half_known = [acc(0x300, 4, w), acc(0x302, 4, w), acc(0x300, 4, r)];
+        assert_eq!(inconsistent_access(&half_known, &model), Some((2, Some(1))));
+        let partly_untouched = [acc(0x400, 2, w), acc(0x400, 2, r), acc(0x400, 4, r)];
+        assert_eq!(
+            inconsistent_access(&partly_untouched, &model),
+            Some((2, Some(0)))
+        );
+        let rewritten = [acc(0x200, 8, r), acc(0x204, 4, w), acc(0x204, 4, r)];
+        assert_eq!(inconsistent_access(&rewritten, &model), None);
+        let unfixed = [MemoryAccess {
+            address: BV::new_const("p", 64),
+            bytes: 8,
+            write: false,
+        }];
+        assert_eq!(
+            inconsistent_access(&unfixed, &model),
+            None,
+            "completion fixes it"
+        );
+    }
+
+    #[test]
+    fn formatting_into_a_buffer_writes_printing_does_not() {
+        for w in [
+            "sprintf",
+            "snprintf",
+            "vsnprintf",
+            "memcpy",
+            "copy_from_user",
+            "sscanf",
+        ] {
+            assert!(may_write_through_pointers(w), "{w}");
+        }
+        for r in ["printf", "printk", "dev_err", "kfree", "mutex_lock"] {
+            assert!(!may_write_through_pointers(r), "{r}");
+        }
     }
 }

@@ -16,6 +16,7 @@ use z3::ast::{Ast, Bool, Dynamic};
 use z3::{SatResult, Solver};
 
 use crate::algorithm::sdc::thread_cpu_time;
+use crate::cfa::{LocId, Program};
 
 /// One predicate: a formula over canonical symbols, and those symbols' names.
 #[derive(Clone, Debug)]
@@ -24,27 +25,135 @@ pub struct Predicate {
     pub symbols: Vec<String>,
 }
 
-/// The precision of the predicate analysis: one global list of predicates
-/// (indices are stable: refinement only appends).
+/// Where a predicate found by refinement is tracked.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum PredicateScope {
+    /// At every abstraction point.
+    Global,
+    /// At the abstraction points of the function where it was found.
+    Function,
+    /// At the abstraction point (CFA location) where it was found.
+    #[default]
+    Location,
+}
+
+impl std::str::FromStr for PredicateScope {
+    type Err = String;
+    fn from_str(s: &str) -> Result<Self, String> {
+        match s {
+            "global" => Ok(PredicateScope::Global),
+            "function" => Ok(PredicateScope::Function),
+            "location" => Ok(PredicateScope::Location),
+            _ => Err(format!(
+                "unknown predicate scope `{s}` (expected global, function or location)"
+            )),
+        }
+    }
+}
+
+/// The precision of the predicate analysis: the predicates, and where each
+/// is tracked. Indices are stable (refinement only appends), so regions
+/// stay meaningful when the precision grows.
 #[derive(Clone, Debug, Default)]
 pub struct Predicates {
     pub list: Vec<Predicate>,
-    known: HashSet<Bool>,
+    known: HashMap<Bool, u32>,
+    pub scope: PredicateScope,
+    /// Predicates tracked at every abstraction point.
+    everywhere: Vec<u32>,
+    /// Per scope key (a location or a function): the predicates tracked
+    /// there besides the ones everywhere.
+    local: HashMap<u32, Vec<u32>>,
 }
 
 impl Predicates {
-    /// Adds `term` unless it is already there; true if it was new.
+    pub fn new(scope: PredicateScope) -> Self {
+        Predicates {
+            scope,
+            ..Default::default()
+        }
+    }
+
+    /// The index of `term`, added if it is new.
+    fn intern(&mut self, term: Bool) -> u32 {
+        if let Some(&i) = self.known.get(&term) {
+            return i;
+        }
+        let i = self.list.len() as u32;
+        let symbols = symbols_of(&Dynamic::from_ast(&term));
+        self.known.insert(term.clone(), i);
+        self.list.push(Predicate { term, symbols });
+        i
+    }
+
+    /// Tracks `term` at every abstraction point; true if that is new.
     pub fn add(&mut self, term: Bool) -> bool {
-        if term.as_bool().is_some() || !self.known.insert(term.clone()) {
+        if term.as_bool().is_some() {
             return false;
         }
-        let symbols = symbols_of(&Dynamic::from_ast(&term));
-        self.list.push(Predicate { term, symbols });
+        let i = self.intern(term);
+        if self.everywhere.contains(&i) {
+            return false;
+        }
+        self.everywhere.push(i);
         true
+    }
+
+    /// Tracks `term` where the precision's scope puts a predicate found at
+    /// location `at` (everywhere if the location is unknown); true if that
+    /// is new.
+    pub fn add_at(&mut self, term: Bool, at: Option<LocId>, p: &Program) -> bool {
+        let Some(key) = at.and_then(|l| self.scope_key(l, p)) else {
+            return self.add(term);
+        };
+        if term.as_bool().is_some() {
+            return false;
+        }
+        let i = self.intern(term);
+        if self.everywhere.contains(&i) {
+            return false;
+        }
+        let here = self.local.entry(key).or_default();
+        if here.contains(&i) {
+            return false;
+        }
+        here.push(i);
+        true
+    }
+
+    fn scope_key(&self, l: LocId, p: &Program) -> Option<u32> {
+        match self.scope {
+            PredicateScope::Global => None,
+            PredicateScope::Function => Some(p.locations[l.0 as usize].func.0),
+            PredicateScope::Location => Some(l.0),
+        }
+    }
+
+    /// The predicates tracked at location `at` (all of them when the
+    /// location is unknown), sorted.
+    pub fn at(&self, at: Option<LocId>, p: &Program) -> Vec<u32> {
+        if self.scope == PredicateScope::Global || at.is_none() {
+            return (0..self.list.len() as u32).collect();
+        }
+        let mut out = self.everywhere.clone();
+        if let Some(here) = at
+            .and_then(|l| self.scope_key(l, p))
+            .and_then(|k| self.local.get(&k))
+        {
+            out.extend(here);
+        }
+        out.sort_unstable();
+        out.dedup();
+        out
     }
 
     pub fn len(&self) -> usize {
         self.list.len()
+    }
+
+    /// How many (predicate, scope) pairs are tracked.
+    pub fn placements(&self) -> usize {
+        self.everywhere.len() + self.local.values().map(Vec::len).sum::<usize>()
     }
 
     pub fn is_empty(&self) -> bool {
@@ -179,6 +288,9 @@ impl Abstractor {
         }
         self.solver.set_params(&crate::smt::query_limit(left));
         let t = thread_cpu_time();
+        // The resource limit's rate varies between queries: the CPU clock
+        // bounds the query too.
+        let _armed = crate::smt::interrupt::arm(t + left);
         let r = crate::smt::interrupt::checking(|| self.solver.check_assumptions(assumptions));
         if crate::algorithm::cegar::tracing() {
             let spent = thread_cpu_time().saturating_sub(t);
@@ -326,5 +438,77 @@ impl Abstractor {
         self.solver.pop(1);
         self.entail_cache.insert(key, r);
         r
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::frontend::{parse_source, FrontendOptions};
+    use z3::ast::BV;
+
+    fn program() -> Program {
+        let src = "int g; void f(void) { g = 1; g = 2; } int main(void) { f(); g = 3; return 0; }";
+        parse_source("t.c", src, &FrontendOptions::default()).unwrap()
+    }
+
+    /// Two locations of `f` and one of `main`.
+    fn locations(p: &Program) -> (LocId, LocId, LocId) {
+        let func = |name: &str| {
+            p.functions
+                .iter()
+                .position(|f| f.name == name)
+                .expect("function") as u32
+        };
+        let (f, main) = (func("f"), func("main"));
+        let of = |id: u32| {
+            p.locations
+                .iter()
+                .enumerate()
+                .filter(|(_, l)| l.func.0 == id)
+                .map(|(i, _)| LocId(i as u32))
+                .collect::<Vec<_>>()
+        };
+        let (in_f, in_main) = (of(f), of(main));
+        (in_f[0], in_f[1], in_main[0])
+    }
+
+    fn pred(n: u64) -> Bool {
+        BV::new_const("v1", 32).eq(BV::from_u64(n, 32))
+    }
+
+    #[test]
+    fn location_scope_tracks_a_predicate_where_it_was_found() {
+        let p = program();
+        let (f1, f2, m) = locations(&p);
+        let mut preds = Predicates::new(PredicateScope::Location);
+        assert!(preds.add(pred(0)), "everywhere");
+        assert!(preds.add_at(pred(1), Some(f1), &p));
+        assert!(!preds.add_at(pred(1), Some(f1), &p), "already there");
+        assert!(preds.add_at(pred(1), Some(f2), &p), "same term, new place");
+        assert!(!preds.add_at(pred(0), Some(m), &p), "already everywhere");
+        assert_eq!(preds.len(), 2);
+        assert_eq!(preds.placements(), 3);
+        assert_eq!(preds.at(Some(f1), &p), vec![0, 1]);
+        assert_eq!(preds.at(Some(m), &p), vec![0]);
+        assert_eq!(preds.at(None, &p), vec![0, 1], "unknown place: all");
+        assert!(preds.add(pred(1)), "promoted to everywhere");
+        assert_eq!(preds.at(Some(m), &p), vec![0, 1]);
+    }
+
+    #[test]
+    fn function_and_global_scopes() {
+        let p = program();
+        let (f1, f2, m) = locations(&p);
+        let mut preds = Predicates::new(PredicateScope::Function);
+        assert!(preds.add_at(pred(1), Some(f1), &p));
+        assert!(!preds.add_at(pred(1), Some(f2), &p), "same function");
+        assert_eq!(preds.at(Some(f2), &p), vec![0]);
+        assert!(preds.at(Some(m), &p).is_empty());
+        let mut global = Predicates::new(PredicateScope::Global);
+        assert!(global.add_at(pred(1), Some(f1), &p));
+        assert_eq!(global.at(Some(m), &p), vec![0]);
+        assert_eq!("location".parse(), Ok(PredicateScope::Location));
+        assert!("nowhere".parse::<PredicateScope>().is_err());
     }
 }

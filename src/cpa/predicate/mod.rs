@@ -61,9 +61,18 @@ pub struct PredState {
     pub trace: Trace,
     /// Ids of the states merged into this one.
     covers: Rc<Vec<u64>>,
-    /// The block ends here: `prec` abstracts (`true`: at a target, whose
-    /// block is always decided).
-    pending: Option<bool>,
+    /// The block ends here: `prec` abstracts.
+    pending: Option<BlockEnd>,
+}
+
+/// Where a block ends.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct BlockEnd {
+    /// At a target, whose block is always decided.
+    target: bool,
+    /// The abstraction point (unknown for a target marked by another
+    /// component inside a block).
+    loc: Option<LocId>,
 }
 
 impl PredState {
@@ -166,10 +175,11 @@ impl<'p> PredicateCpa<'p> {
         self.abstractor.borrow().stats.get()
     }
 
-    /// The abstraction of `s`'s block over the predicates that can have
-    /// changed (their symbols were written or constrained in the block, or
-    /// the start region mentions them); `None` if the block is infeasible.
-    fn abstract_state(&self, s: &PredState, target: bool, preds: &Predicates) -> Option<Region> {
+    /// The abstraction of `s`'s block over the predicates tracked at its
+    /// end that can have changed (their symbols were written or constrained
+    /// in the block, or the start region mentions them); `None` if the
+    /// block is infeasible.
+    fn abstract_state(&self, s: &PredState, end: BlockEnd, preds: &Predicates) -> Option<Region> {
         let formula = Bool::and(&[&s.abs.formula, &s.guard]);
         // Substitution: canonical symbol -> value at the block end.
         let mut changed: hashbrown::HashSet<String> = hashbrown::HashSet::new();
@@ -200,23 +210,26 @@ impl<'p> PredicateCpa<'p> {
                 .collect()
         };
         let support = s.abs.region.support();
+        // A predicate over none of the symbols the block start region, the
+        // block's constraints or its writes mention is unconstrained: its
+        // abstraction is `true`, and it is left out.
+        let mut relevant = constrained;
+        relevant.extend(changed);
+        for &i in &support {
+            relevant.extend(preds.list[i as usize].symbols.iter().cloned());
+        }
         let pairs: Vec<(&Dynamic, &Dynamic)> = subst.iter().map(|(a, b)| (a, b)).collect();
         let instantiated: Vec<(u32, Bool)> = preds
-            .list
-            .iter()
-            .enumerate()
-            .filter(|(i, p)| {
-                support.contains(&(*i as u32))
-                    || p.symbols
-                        .iter()
-                        .any(|x| changed.contains(x) || constrained.contains(x))
-            })
-            .map(|(i, p)| (i as u32, p.term.substitute(&pairs)))
+            .at(end.loc, self.program)
+            .into_iter()
+            .map(|i| (i, &preds.list[i as usize]))
+            .filter(|(i, p)| support.contains(i) || p.symbols.iter().any(|x| relevant.contains(x)))
+            .map(|(i, p)| (i, p.term.substitute(&pairs)))
             .collect();
         self.abstractor.borrow_mut().abstraction(
             &formula,
             instantiated,
-            target || self.check_blocks,
+            end.target || self.check_blocks,
         )
     }
 }
@@ -273,7 +286,10 @@ impl<'p> Cpa for PredicateCpa<'p> {
             _ => (
                 step.target_hint(self.program)
                     .filter(|l| self.abstraction_point[l.0 as usize])
-                    .map(|l| self.targets[l.0 as usize]),
+                    .map(|l| BlockEnd {
+                        target: self.targets[l.0 as usize],
+                        loc: Some(l),
+                    }),
                 TraceNode::Step {
                     prev: s.trace.clone(),
                     step: Step::of(step),
@@ -292,10 +308,10 @@ impl<'p> Cpa for PredicateCpa<'p> {
     }
 
     fn prec(&self, s: PredState, prec: Precision) -> Option<(PredState, Precision)> {
-        let Some(target) = s.pending else {
+        let Some(end) = s.pending else {
             return Some((s, prec));
         };
-        let region = self.abstract_state(&s, target, &prec)?;
+        let region = self.abstract_state(&s, end, &prec)?;
         let formula = region.formula(&prec);
         let seq = self.fresh_id();
         let mut sym = self.enc.initial();
@@ -311,7 +327,10 @@ impl<'p> Cpa for PredicateCpa<'p> {
                 }),
                 sym,
                 guard: Bool::from_bool(true),
-                trace: Rc::new(TraceNode::Abstraction { prev: s.trace }),
+                trace: Rc::new(TraceNode::Abstraction {
+                    prev: s.trace,
+                    loc: end.loc,
+                }),
                 covers: Rc::new(Vec::new()),
                 pending: None,
             },
@@ -360,7 +379,10 @@ impl<'p> Cpa for PredicateCpa<'p> {
     }
 
     fn mark_target(&self, s: &mut PredState) {
-        s.pending = Some(true);
+        s.pending = Some(BlockEnd {
+            target: true,
+            loc: s.pending.and_then(|e| e.loc),
+        });
     }
 
     fn priority(&self, s: &PredState) -> (u64, u64) {

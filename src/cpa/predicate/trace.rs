@@ -9,7 +9,7 @@ use hashbrown::HashMap;
 use z3::ast::{Bool, BV};
 
 use crate::algorithm::cpa_algorithm::Step;
-use crate::cfa::{EdgeOp, Program};
+use crate::cfa::{EdgeOp, LocId, Program};
 use crate::cpa::{Transition, WovenOp};
 use crate::smt::step::{apply, merge};
 use crate::smt::{Encoder, SymState};
@@ -34,9 +34,11 @@ pub enum TraceNode {
         a: Trace,
         b: Trace,
     },
-    /// An abstraction was computed here; a new block starts.
+    /// An abstraction was computed here (at `loc`, if known); a new block
+    /// starts.
     Abstraction {
         prev: Trace,
+        loc: Option<LocId>,
     },
 }
 
@@ -91,7 +93,7 @@ pub fn abstraction_points(t: &Trace) -> Vec<Trace> {
             TraceNode::Start => break,
             TraceNode::Step { prev, .. } | TraceNode::Woven { prev, .. } => prev.clone(),
             TraceNode::Merge { a, .. } => a.clone(),
-            TraceNode::Abstraction { prev } => {
+            TraceNode::Abstraction { prev, .. } => {
                 out.push(cur.clone());
                 prev.clone()
             }
@@ -160,7 +162,7 @@ pub fn execute(enc: &Encoder, p: &Program, end: &Trace, from: Option<&Trace>) ->
         } else {
             match &**t {
                 TraceNode::Start => (enc.initial(), Bool::from_bool(true)),
-                TraceNode::Abstraction { prev } => {
+                TraceNode::Abstraction { prev, .. } => {
                     (take(&mut states, key(prev)), guards[&key(prev)].clone())
                 }
                 TraceNode::Step { prev, .. } | TraceNode::Woven { prev, .. } => {
@@ -202,7 +204,7 @@ fn preds(t: &TraceNode) -> Vec<&Trace> {
         TraceNode::Start => vec![],
         TraceNode::Step { prev, .. }
         | TraceNode::Woven { prev, .. }
-        | TraceNode::Abstraction { prev } => vec![prev],
+        | TraceNode::Abstraction { prev, .. } => vec![prev],
         TraceNode::Merge { a, b } => vec![a, b],
     }
 }
@@ -215,7 +217,7 @@ pub fn pick_path(end: &Trace, exec: &Execution, model: &z3::Model) -> Vec<(Trace
     loop {
         let next = match &*cur {
             TraceNode::Start => break,
-            TraceNode::Abstraction { prev } => prev.clone(),
+            TraceNode::Abstraction { prev, .. } => prev.clone(),
             TraceNode::Step { prev, step } => {
                 out.push((cur.clone(), *step));
                 prev.clone()
