@@ -69,3 +69,8 @@ fn overlapping_accesses_of_different_widths_are_never_a_counterexample() {
     assert_eq!(verdict("mixed_width_unknown.c"), Verdict::Unknown);
     assert_eq!(verdict("union_width_unknown.c"), Verdict::Unknown);
 }
+
+#[test]
+fn truncated_addresses_depend_on_the_layout() {
+    assert_ne!(verdict("ptr_truncation_unknown.c"), Verdict::False);
+}

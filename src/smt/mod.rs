@@ -19,7 +19,8 @@
 //!   error-pointer page, one layout among all possible ones. Ordering of
 //!   pointers would expose it: the result is arbitrary and the path
 //!   inexact. A pointer converted to an integer is its address (so
-//!   `IS_ERR` and alignment tests are exact); an error path that depends on
+//!   `IS_ERR` and alignment tests are exact; truncated to fewer bits it is
+//!   arbitrary and the path inexact); an error path that depends on
 //!   where two objects lie relative to each other is the one spot where a
 //!   FALSE rests on this layout;
 //! - type-based separation: accesses of different widths never alias
@@ -717,7 +718,18 @@ impl<'p> Encoder<'p> {
                 // kernel; an error path whose feasibility depends on the
                 // relative placement of two objects is the one exception
                 // (documented in the module's list of imprecise spots).
+                // Truncated to fewer bits, though, an address other than
+                // NULL is whatever the layout makes it (two objects 4 GiB
+                // apart look equal): arbitrary, and the path inexact.
                 let v = self.eval(st, a);
+                if matches!(self.p.types.get(a.ty), Type::Pointer(_))
+                    && matches!(self.p.types.get(e.ty), Type::Int(k) if *k != crate::ir::IntKind::Bool)
+                    && w < 64
+                    && z3::ast::Ast::simplify(&v).as_u64() != Some(0)
+                {
+                    st.exact = false;
+                    return self.fresh(w);
+                }
                 self.convert(v, a.ty, e.ty)
             }
             ExprKind::Unary(op, a) => {
