@@ -73,10 +73,21 @@ pub fn check_path(
     property: &str,
     deadline: Option<Duration>,
 ) -> PathCheck {
+    let t0 = thread_cpu_time();
     let exec = execute(enc, p, target, None);
     let solver = solver_with_deadline(deadline);
     solver.assert(&exec.guard);
-    match crate::smt::interrupt::checking(|| solver.check()) {
+    let t1 = thread_cpu_time();
+    let feasible = crate::smt::interrupt::checking(|| solver.check());
+    if crate::algorithm::cegar::tracing() {
+        let t2 = thread_cpu_time();
+        eprintln!(
+            "path check: execution {:.2}s, solver {:.2}s ({feasible:?})",
+            (t1 - t0).as_secs_f64(),
+            (t2 - t1).as_secs_f64()
+        );
+    }
+    match feasible {
         SatResult::Unknown => PathCheck::Unknown,
         SatResult::Sat => {
             let Some(model) = solver.get_model() else {
@@ -242,12 +253,18 @@ fn predicates(
             _ => None,
         };
         let mut seen: HashSet<Bool> = HashSet::new();
+        let t = thread_cpu_time();
         let suffix = execute(enc, p, target, Some(point));
+        let t_exec = thread_cpu_time() - t;
         let pre = suffix.guard.simplify();
         if crate::algorithm::cegar::tracing() {
-            let text = pre.to_string().replace('\n', " ");
-            eprintln!("refine point {at:?}: {}", &text[..text.len().min(600)]);
+            eprintln!(
+                "refine point {at:?}: execution {:.3}s, simplify {:.3}s",
+                t_exec.as_secs_f64(),
+                (thread_cpu_time() - t - t_exec).as_secs_f64()
+            );
         }
+
         let mut atoms = Vec::new();
         atoms_of(&pre, &mut atoms);
         for atom in atoms {
