@@ -5,6 +5,10 @@
 //! with those along LDV's trace: the same calls in the same order agree.
 //!
 //!     cargo bench --bench traces          # MPV_TIME_LIMIT (default 60) per task
+//!     MPV_TRACES_RESULTS=single.jsonl cargo bench --bench traces
+//!
+//! With `MPV_TRACES_RESULTS`, the verdicts and counterexamples come from a
+//! results file of `mpv batch` (e.g. the single bench's) instead of new runs.
 
 use std::process::Command;
 
@@ -57,6 +61,19 @@ fn main() {
         .filter(|p| p.to_string_lossy().ends_with(".error_trace.txt"))
         .collect();
     traces.sort();
+    // file name -> the verify JSON of a batch results file, if one is given.
+    let recorded: Option<std::collections::HashMap<String, serde_json::Value>> =
+        std::env::var("MPV_TRACES_RESULTS").ok().map(|f| {
+            std::fs::read_to_string(&f)
+                .expect("the results file")
+                .lines()
+                .filter_map(|l| serde_json::from_str::<serde_json::Value>(l).ok())
+                .filter_map(|v| {
+                    let name = v["file"].as_str()?.rsplit('/').next()?.to_string();
+                    Some((name, v))
+                })
+                .collect()
+        });
     let (mut found, mut agree) = (0, 0);
     for t in &traces {
         let name = t
@@ -69,15 +86,27 @@ fn main() {
             println!("{name}: no task file");
             continue;
         }
-        let out = Command::new(env!("CARGO_BIN_EXE_mpv"))
-            .arg("verify")
-            .arg(&task)
-            .arg("--prp")
-            .arg(set.join("ALL.prp"))
-            .args(["--time-limit", &limit, "--format", "json"])
-            .output()
-            .expect("mpv runs");
-        let j: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap_or_default();
+        let j: serde_json::Value = match &recorded {
+            Some(results) => {
+                let file = task.file_name().unwrap().to_string_lossy().to_string();
+                let Some(v) = results.get(&file) else {
+                    println!("{name}: not in the results file");
+                    continue;
+                };
+                v.clone()
+            }
+            None => {
+                let out = Command::new(env!("CARGO_BIN_EXE_mpv"))
+                    .arg("verify")
+                    .arg(&task)
+                    .arg("--prp")
+                    .arg(set.join("ALL.prp"))
+                    .args(["--time-limit", &limit, "--format", "json"])
+                    .output()
+                    .expect("mpv runs");
+                serde_json::from_slice(&out.stdout).unwrap_or_default()
+            }
+        };
         let p = &j["properties"][0];
         let theirs = ldv_calls(&std::fs::read_to_string(t).unwrap());
         let verdict = p["verdict"].as_str().unwrap_or("error");
@@ -101,7 +130,11 @@ fn main() {
         );
     }
     println!(
-        "{} traces, {found} FALSE found by mpv, {agree} with the same model calls in the same order (time limit {limit} s)",
-        traces.len()
+        "{} traces, {found} FALSE found by mpv, {agree} with the same model calls in the same order ({})",
+        traces.len(),
+        match std::env::var("MPV_TRACES_RESULTS") {
+            Ok(f) => format!("results of {f}"),
+            Err(_) => format!("time limit {limit} s"),
+        }
     );
 }
