@@ -1,6 +1,7 @@
 //! mpv's counterexamples against LDV's own error traces
 //! (`ldv-linux-3.0/*_false.error_trace.txt`): for each trace, the task of
-//! `single.tsv` it belongs to (the `.i` variant) is verified and the calls
+//! `single.tsv` it belongs to (the `.i` variant, then the `.cil.c` one unless
+//! the first is FALSE) is verified and the calls
 //! of LDV model functions (`ldv_*`) along mpv's counterexample are compared
 //! with those along LDV's trace: the same calls in the same order agree.
 //!
@@ -81,32 +82,40 @@ fn main() {
             .unwrap()
             .to_string_lossy()
             .replace(".error_trace.txt", "");
-        let task = set.join(format!("{name}.cil.out.i.pp.i"));
-        if !task.exists() {
+        // The module comes as raw `.i` and as `.cil.c`: the first variant
+        // mpv finds the violation in is compared.
+        let variants: Vec<_> = ["cil.out.i.pp.i", "cil.out.i.pp.cil.c"]
+            .iter()
+            .map(|ext| set.join(format!("{name}.{ext}")))
+            .filter(|t| t.exists())
+            .collect();
+        if variants.is_empty() {
             println!("{name}: no task file");
             continue;
         }
-        let j: serde_json::Value = match &recorded {
-            Some(results) => {
-                let file = task.file_name().unwrap().to_string_lossy().to_string();
-                let Some(v) = results.get(&file) else {
-                    println!("{name}: not in the results file");
-                    continue;
-                };
-                v.clone()
+        let mut j = serde_json::Value::Null;
+        for task in &variants {
+            j = match &recorded {
+                Some(results) => {
+                    let file = task.file_name().unwrap().to_string_lossy().to_string();
+                    results.get(&file).cloned().unwrap_or_default()
+                }
+                None => {
+                    let out = Command::new(env!("CARGO_BIN_EXE_mpv"))
+                        .arg("verify")
+                        .arg(task)
+                        .arg("--prp")
+                        .arg(set.join("ALL.prp"))
+                        .args(["--time-limit", &limit, "--format", "json"])
+                        .output()
+                        .expect("mpv runs");
+                    serde_json::from_slice(&out.stdout).unwrap_or_default()
+                }
+            };
+            if j["properties"][0]["verdict"] == "false" {
+                break;
             }
-            None => {
-                let out = Command::new(env!("CARGO_BIN_EXE_mpv"))
-                    .arg("verify")
-                    .arg(&task)
-                    .arg("--prp")
-                    .arg(set.join("ALL.prp"))
-                    .args(["--time-limit", &limit, "--format", "json"])
-                    .output()
-                    .expect("mpv runs");
-                serde_json::from_slice(&out.stdout).unwrap_or_default()
-            }
-        };
+        }
         let p = &j["properties"][0];
         let theirs = ldv_calls(&std::fs::read_to_string(t).unwrap());
         let verdict = p["verdict"].as_str().unwrap_or("error");
