@@ -73,4 +73,6 @@ fn overlapping_accesses_of_different_widths_are_never_a_counterexample() {
 #[test]
 fn truncated_addresses_depend_on_the_layout() {
     assert_ne!(verdict("ptr_truncation_unknown.c"), Verdict::False);
+    // Offsets from a null pointer do not.
+    assert_eq!(verdict("offsetof_false.c"), Verdict::False);
 }

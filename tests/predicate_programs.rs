@@ -127,6 +127,7 @@ fn the_engine_programs_agree_with_symbolic_execution() {
     for (name, expected) in [
         ("ptr_true.c", Verdict::True),
         ("ptr_false.c", Verdict::False),
+        ("offsetof_false.c", Verdict::False),
         ("fp_true.c", Verdict::True),
         ("fp_false.c", Verdict::False),
         ("loop_true.c", Verdict::True),

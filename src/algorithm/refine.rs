@@ -132,6 +132,14 @@ fn concrete_path(
                 // one that matters; a check cut by the deadline decides
                 // nothing (the property stays open for a later run).
                 PathCheck::Imprecise(Some(_)) | PathCheck::Unknown => second,
+                // Infeasible under them: the path needs an over-approximated
+                // step to do what LDV's models rule out.
+                PathCheck::Imprecise(None) => match first {
+                    PathCheck::Imprecise(Some(op)) => PathCheck::Imprecise(Some(format!(
+                        "{op}, which the path needs: it is infeasible under LDV's assumptions"
+                    ))),
+                    other => other,
+                },
                 _ => first,
             }
         }

@@ -76,6 +76,8 @@ pub fn rlimit_units(budget: std::time::Duration) -> u32 {
 use crate::cfa::Program;
 use crate::ir::{BinaryOp, Expr, ExprKind, Type, TypeId, UnaryOp, VarId};
 
+/// Objects start here: no object lies in the first page (NULL-based
+/// addresses such as `&((T *)0)->f` are below it).
 const VAR_REGION: u64 = 0x1000;
 const STR_REGION: u64 = 0x4000_0000_0000;
 const FUNC_REGION: u64 = 0x5000_0000_0000;
@@ -217,6 +219,29 @@ pub fn inconsistent_access(
         }
     }
     None
+}
+
+/// Whether the pointer `e` is computed from integer constants alone
+/// (`(T *)0`, `&((T *)0)->f`, ...): its value does not depend on where
+/// objects lie.
+fn constant_address(e: &Expr) -> bool {
+    match &e.kind {
+        ExprKind::IntConst(_) => true,
+        ExprKind::Cast(a) => constant_address(a),
+        ExprKind::AddrOf(lv) => constant_lvalue(lv),
+        ExprKind::Binary(_, a, b) => constant_address(a) && constant_address(b),
+        _ => false,
+    }
+}
+
+/// Whether the lvalue `e` designates an address computed from constants.
+fn constant_lvalue(e: &Expr) -> bool {
+    match &e.kind {
+        ExprKind::Deref(p) => constant_address(p),
+        ExprKind::Member(b, _) => constant_lvalue(b),
+        ExprKind::Index(b, i) => constant_lvalue(b) && constant_address(i),
+        _ => false,
+    }
 }
 
 /// The two accesses' bytes do not overlap (as a constraint on the
@@ -718,14 +743,21 @@ impl<'p> Encoder<'p> {
                 // kernel; an error path whose feasibility depends on the
                 // relative placement of two objects is the one exception
                 // (documented in the module's list of imprecise spots).
-                // Truncated to fewer bits, though, an address other than
-                // NULL is whatever the layout makes it (two objects 4 GiB
-                // apart look equal): arbitrary, and the path inexact.
+                // Truncated to fewer bits, though, an object's address is
+                // whatever the layout makes it (two objects 4 GiB apart look
+                // equal): arbitrary, and the path inexact. NULL and
+                // addresses computed from constants (`&((T *)0)->f`, the
+                // offsetof idiom, also through CIL's temporaries: a value
+                // in the first page, where no object lies) do not depend on
+                // the layout.
                 let v = self.eval(st, a);
                 if matches!(self.p.types.get(a.ty), Type::Pointer(_))
                     && matches!(self.p.types.get(e.ty), Type::Int(k) if *k != crate::ir::IntKind::Bool)
                     && w < 64
-                    && z3::ast::Ast::simplify(&v).as_u64() != Some(0)
+                    && !constant_address(a)
+                    && !z3::ast::Ast::simplify(&v)
+                        .as_u64()
+                        .is_some_and(|x| x < VAR_REGION)
                 {
                     st.exact = false;
                     return self.fresh(w);
