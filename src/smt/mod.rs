@@ -755,9 +755,9 @@ impl<'p> Encoder<'p> {
                     && matches!(self.p.types.get(e.ty), Type::Int(k) if *k != crate::ir::IntKind::Bool)
                     && w < 64
                     && !constant_address(a)
-                    && !z3::ast::Ast::simplify(&v)
+                    && z3::ast::Ast::simplify(&v)
                         .as_u64()
-                        .is_some_and(|x| x < VAR_REGION)
+                        .is_none_or(|x| x >= VAR_REGION)
                 {
                     st.exact = false;
                     return self.fresh(w);
