@@ -26,6 +26,14 @@ const DISPUTED: &[(&str, &str)] = &[
         "`global` has static storage, so global.a == global.b == 0 (C11 6.7.9p10); assign(&pd->b, &pd->b) writes b to itself; pd->a != global.b is false, ERROR is unreachable",
     ),
     (
+        "ldv-regression/sizeofparameters_test.c_true.i",
+        "the file's own headers are LP64 (`typedef signed long int __int64_t;`, glibc's 64-bit definition), as is mpv's data model: foo is declared without a prototype and called with a long; sizeof(a) in foo is sizeof(int) == 4, globalSize is sizeof(long) == 8, so __blast_assert reaches ERROR; the expected TRUE holds only under ILP32 (the .cil.c twin has sizeof(long) folded to 4)",
+    ),
+    (
+        "ldv-regression/test_overflow.c_true.i",
+        "the file's own headers are LP64 (`typedef long int __ssize_t;`): getService returns a ssize_t and sets globalSize = sizeof(ssize_t) == 8, main compares it with sizeof(int) == 4, so __blast_assert reaches ERROR; the expected TRUE holds only under ILP32",
+    ),
+    (
         "ldv-consumption/32_7a_cilled_false_linux-3.8-rc1-drivers--media--rc--rc-core.ko-main.cil.out.c",
         "the only lock path LDV can mean is show_protocols returning -19 while holding dev->lock; main calls show_protocols(dev_attr_protocols_group0, ...) and that global pointer is never assigned, so it is NULL (static storage) and show_protocols returns -22 at `(unsigned long)dev == 0` before locking; LDV's verifier loses the value through the pointer-to-integer cast",
     ),
