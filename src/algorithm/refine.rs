@@ -20,7 +20,7 @@
 
 use std::time::Duration;
 
-use hashbrown::HashSet;
+use hashbrown::{HashMap, HashSet};
 use z3::ast::{Ast, Bool, Dynamic};
 use z3::{DeclKind, SatResult, Solver};
 
@@ -252,6 +252,9 @@ fn predicates(
     let points = abstraction_points(target);
     let skip = points.len().saturating_sub(MAX_REFINED_POINTS);
     let mut out = Vec::new();
+    // An atom recurs in the preconditions of many points: its predicates
+    // are derived once.
+    let mut derived: HashMap<Bool, Vec<Bool>> = HashMap::new();
     for point in points.iter().skip(skip).rev() {
         if thread_cpu_time() >= stop && !out.is_empty() {
             break;
@@ -260,7 +263,6 @@ fn predicates(
             TraceNode::Abstraction { loc, .. } => *loc,
             _ => None,
         };
-        let mut seen: HashSet<Bool> = HashSet::new();
         let t = thread_cpu_time();
         let suffix = execute(enc, p, target, Some(point));
         let t_exec = thread_cpu_time() - t;
@@ -272,28 +274,33 @@ fn predicates(
                 (thread_cpu_time() - t - t_exec).as_secs_f64()
             );
         }
-
         let mut atoms = Vec::new();
         atoms_of(&pre, &mut atoms);
+        let mut here: HashSet<Bool> = HashSet::new();
         for atom in atoms {
-            if !seen.insert(atom.clone()) {
-                continue;
-            }
-            if speaks_of_start_only(&atom) {
-                out.push((at, atom));
-                continue;
-            }
-            for lifted in lift_ites(&atom) {
-                let mut parts = Vec::new();
-                atoms_of(&lifted, &mut parts);
-                for a in parts {
-                    if seen.insert(a.clone()) && speaks_of_start_only(&a) {
-                        out.push((at, a));
-                    }
+            let preds = derived.entry(atom).or_insert_with_key(start_predicates);
+            for a in preds.iter() {
+                if here.insert(a.clone()) {
+                    out.push((at, a.clone()));
                 }
             }
         }
     }
+    out
+}
+
+/// The predicates an atom of a suffix precondition gives: itself if it
+/// speaks of the start state only, else the start-state atoms of its
+/// versions with later-chosen `ite`s resolved.
+fn start_predicates(atom: &Bool) -> Vec<Bool> {
+    if speaks_of_start_only(atom) {
+        return vec![atom.clone()];
+    }
+    let mut out = Vec::new();
+    for lifted in lift_ites(atom) {
+        atoms_of(&lifted, &mut out);
+    }
+    out.retain(speaks_of_start_only);
     out
 }
 

@@ -151,11 +151,6 @@ impl Predicates {
         self.list.len()
     }
 
-    /// How many (predicate, scope) pairs are tracked.
-    pub fn placements(&self) -> usize {
-        self.everywhere.len() + self.local.values().map(Vec::len).sum::<usize>()
-    }
-
     pub fn is_empty(&self) -> bool {
         self.list.is_empty()
     }
@@ -488,7 +483,7 @@ mod tests {
         assert!(preds.add_at(pred(1), Some(f2), &p), "same term, new place");
         assert!(!preds.add_at(pred(0), Some(m), &p), "already everywhere");
         assert_eq!(preds.len(), 2);
-        assert_eq!(preds.placements(), 3);
+        assert_eq!(preds.at(Some(f2), &p), vec![0, 1]);
         assert_eq!(preds.at(Some(f1), &p), vec![0, 1]);
         assert_eq!(preds.at(Some(m), &p), vec![0]);
         assert_eq!(preds.at(None, &p), vec![0, 1], "unknown place: all");
