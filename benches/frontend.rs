@@ -56,7 +56,8 @@ fn main() {
     }
     let opts = FrontendOptions::default();
     let wall = Instant::now();
-    let results: Vec<(PathBuf, u64, Duration, Result<Duration, String>)> = all
+    type Row = (PathBuf, u64, Duration, Result<Duration, String>);
+    let results: Vec<Row> = all
         .par_iter()
         .map(|p| {
             let size = std::fs::metadata(p).map(|m| m.len()).unwrap_or(0);
@@ -72,6 +73,10 @@ fn main() {
     let ok: Vec<_> = results.iter().filter(|r| r.3.is_ok()).collect();
     let bytes: u64 = ok.iter().map(|r| r.1).sum();
     let cpu: f64 = ok.iter().map(|r| r.2.as_secs_f64()).sum();
+    let cfa: f64 = ok
+        .iter()
+        .map(|r| r.3.as_ref().map_or(0.0, |t| t.as_secs_f64()))
+        .sum();
     println!(
         "files:        {} ({} ok, {} failed)",
         results.len(),
@@ -83,6 +88,13 @@ fn main() {
         "parse+CFA:    {:.1} s summed over files, {:.2} MB/s per core",
         cpu,
         bytes as f64 / 1e6 / cpu.max(1e-9)
+    );
+    println!(
+        "  of which:   parse {:.1} s ({:.2} MB/s), CFA {:.1} s ({:.2} MB/s)",
+        cpu - cfa,
+        bytes as f64 / 1e6 / (cpu - cfa).max(1e-9),
+        cfa,
+        bytes as f64 / 1e6 / cfa.max(1e-9)
     );
     println!(
         "wall:         {:.1} s on {} threads",

@@ -87,3 +87,20 @@ fn bad_input_gives_a_clear_error() {
     assert!(!ok);
     assert!(err.contains("no property `label:NOPE`"), "{err}");
 }
+
+#[test]
+fn an_error_behind_a_constant_bound_loop_is_found_under_explicit_values() {
+    // Predicate abstraction alone needs a refinement per iteration of the
+    // 60-iteration initialisation loop; the search under explicit values
+    // unrolls it and the exact re-execution confirms the path.
+    let (ok, j, err) = verify(&prog("table_init_false.c"), &["--time-limit", "20"]);
+    assert!(ok, "{err}");
+    let p = &j["properties"][0];
+    assert_eq!(p["verdict"], "false", "{p}");
+    let steps = p["counterexample"]["steps"].as_array().expect("steps");
+    let in_loop = steps
+        .iter()
+        .filter(|s| s["op"].as_str().is_some_and(|o| o.contains("table[i]")))
+        .count();
+    assert_eq!(in_loop, 60, "every iteration is on the path");
+}

@@ -5,7 +5,10 @@
 //!    the LOOM composite with the explicit-value analysis explores the state
 //!    space continuing after targets. If it reaches its fixed point, every
 //!    enabled property whose error state it never reached is proved
-//!    ([`RunReport::proven`]); reached ones stay open.
+//!    ([`RunReport::proven`]); reached ones stay open. For those, a search
+//!    under explicit values without merging ([`value_search`], a quarter of
+//!    the remaining budget) proposes concrete error paths; one that the
+//!    exact re-execution confirms is a counterexample.
 //! 2. CEGAR over the LOOM composite with the predicate analysis (large-block
 //!    encoding): the CPA algorithm runs until a target; its abstract error
 //!    path is checked exactly. A feasible path is a counterexample for the
@@ -29,6 +32,7 @@ use crate::algorithm::reachability::{self, Limits};
 use crate::algorithm::refine::{check_path, PathCheck};
 use crate::algorithm::sdc::thread_cpu_time;
 use crate::algorithm::sdc::{self, Budget, Clock, Monitor};
+use crate::algorithm::value_search;
 use crate::cfa::Program;
 use crate::cpa::composite::MergePolicy;
 use crate::cpa::loom::{LoomCpa, LoomGoal, LoomPrecision, LoomProperty, LoomState};
@@ -41,6 +45,10 @@ use crate::spec::{PropertyId, PropertySet};
 
 /// Share of a run's budget for the explicit-value stage.
 const EXPLICIT_SHARE: f64 = 0.2;
+
+/// Share of the remaining budget for the search of concrete error paths
+/// under explicit values, when the explicit stage reached an error.
+const VALUE_SEARCH_SHARE: f64 = 0.25;
 
 /// Refinements per partition before the open properties are given up.
 pub const MAX_REFINEMENTS: u64 = 200;
@@ -192,6 +200,36 @@ impl<'p> LoomAnalysis<'p> {
         self.report_transitions(&ex.transitions_taken, monitor);
         if ex.complete {
             report.proven = open.iter().filter(|p| !ex.hit.contains(*p)).collect();
+        }
+        // Errors the explicit values reach may be reachable for real: a
+        // search without merging proposes concrete paths to them.
+        let hit = open.intersection(&ex.hit);
+        if !hit.is_empty() {
+            let cpu = Self::remaining_budget(budget, monitor, clock)
+                .map(|l| l.mul_f64(VALUE_SEARCH_SHARE));
+            let found = value_search::search(
+                self.program,
+                self.automata,
+                &self.properties,
+                &self.names,
+                &hit,
+                cpu,
+            );
+            if crate::algorithm::cegar::tracing() {
+                eprintln!(
+                    "value search: {} states, {} paths checked, {} counterexamples",
+                    found.states,
+                    found.paths_checked,
+                    found.counterexamples.len()
+                );
+            }
+            self.work.transitions += found.transitions;
+            self.work.states = self.work.states.max(found.states);
+            report.counterexamples = found
+                .counterexamples
+                .into_iter()
+                .map(|(props, cex)| (props.iter().collect(), cex))
+                .collect();
         }
         report
     }
@@ -466,7 +504,7 @@ impl<'p> sdc::Analysis for LoomAnalysis<'p> {
         }
         if self.stage == Stage::Explicit && self.use_explicit_values {
             let r = self.explicit_stage(budget, monitor, clock);
-            if !r.proven.is_empty() {
+            if !r.proven.is_empty() || !r.counterexamples.is_empty() {
                 return r;
             }
         }

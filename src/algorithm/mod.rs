@@ -8,4 +8,5 @@ pub mod reachability;
 pub mod refine;
 pub mod sdc;
 pub mod symexec;
+pub mod value_search;
 pub mod verify;

@@ -116,13 +116,26 @@ fn concrete_path(
         };
         steps.push(t);
     }
-    let first = exact_path(enc, p, &steps, property, deadline);
+    concrete_check(enc, p, &steps, property, deadline)
+}
+
+/// Checks one concrete path from the program start exactly, and again
+/// under LDV's assumptions if it needs an over-approximated step: a
+/// counterexample if it is feasible with every step encoded exactly.
+pub fn concrete_check(
+    enc: &Encoder,
+    p: &Program,
+    steps: &[Transition],
+    property: &str,
+    deadline: Option<Duration>,
+) -> PathCheck {
+    let first = exact_path(enc, p, steps, property, deadline);
     match first {
         PathCheck::Imprecise(_) => {
             // Under LDV's assumptions (kernel functions without a model leave
             // the module's memory alone, ...) the path may be exact.
             let (second, assumptions) =
-                enc.under_ldv_assumptions(|| exact_path(enc, p, &steps, property, deadline));
+                enc.under_ldv_assumptions(|| exact_path(enc, p, steps, property, deadline));
             match second {
                 PathCheck::Feasible(mut cex) => {
                     cex.assumptions = assumptions;

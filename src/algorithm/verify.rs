@@ -24,7 +24,7 @@ use crate::report::{PropertyResult, Verdict};
 use crate::spec::bound::BoundAutomaton;
 use crate::spec::{relevance, Goal, Property, PropertyId};
 
-pub const ANALYSIS: &str = "LOOM weaving of the specification automata; per partition: reachability under explicit values, then predicate abstraction with large-block encoding and CEGAR (Z3 bit-vectors); bounded symbolic execution for label properties the predicate analysis gave up on";
+pub const ANALYSIS: &str = "LOOM weaving of the specification automata; per partition: reachability under explicit values and a search for concrete error paths under them, then predicate abstraction with large-block encoding and CEGAR (Z3 bit-vectors); bounded symbolic execution for label properties the predicate analysis gave up on";
 
 /// How the property set is decomposed.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

@@ -104,6 +104,20 @@ impl PropertySet {
         self.words.iter().zip(&other.words).any(|(a, b)| a & b != 0)
     }
 
+    /// `self ∩ other`.
+    pub fn intersection(&self, other: &PropertySet) -> PropertySet {
+        let mut s = PropertySet {
+            words: self
+                .words
+                .iter()
+                .zip(&other.words)
+                .map(|(a, b)| a & b)
+                .collect(),
+        };
+        s.trim();
+        s
+    }
+
     /// `self \ other`.
     pub fn difference(&self, other: &PropertySet) -> PropertySet {
         let mut s = PropertySet {

@@ -1,0 +1,318 @@
+//! Search for error paths under explicit values: a depth-first search over
+//! the LOOM composite (location × call stack × specification automata ×
+//! constant values of integer variables) without any merge, so a path
+//! through a loop with a constant bound unrolls it with the loop counter
+//! known. Each loop head is entered at most `k` times per path, with
+//! iterative deepening over `k`; a state equal to one already seen is not
+//! explored again.
+//!
+//! The search under-approximates nothing and proves nothing: it only
+//! proposes paths. A path reaching an error is re-executed alone on the
+//! exact encoding ([`refine::concrete_check`]); FALSE comes only from a
+//! feasible, exactly encoded path. This finds the errors behind
+//! constant-bound loops (module initialisation filling tables, ...) that
+//! predicate abstraction would reach only after one refinement per
+//! iteration.
+
+use std::rc::Rc;
+use std::time::Duration;
+
+use hashbrown::HashMap;
+
+use crate::algorithm::refine::{concrete_check, PathCheck};
+use crate::algorithm::sdc::thread_cpu_time;
+use crate::cfa::{EdgeId, EdgeOp, LocId, Program};
+use crate::cpa::loom::{LoomCpa, LoomPrecision, LoomProperty, LoomState};
+use crate::cpa::value::{ValueCpa, Values};
+use crate::cpa::{Cpa, Transition, WovenOp};
+use crate::report::Counterexample;
+use crate::smt::Encoder;
+use crate::spec::bound::BoundAutomaton;
+use crate::spec::{PropertyId, PropertySet};
+
+/// Loop bounds of the successive rounds.
+const BOUNDS: [u32; 3] = [4, 16, 64];
+
+/// Error paths checked per property and round before the property is left
+/// to the other analyses.
+const CHECKS_PER_ROUND: u32 = 4;
+
+/// States per round (a guard against explosion).
+const MAX_STATES: usize = 300_000;
+
+/// What the search found.
+#[derive(Default)]
+pub struct SearchResult {
+    /// Feasible counterexamples, each with the properties it violates.
+    pub counterexamples: Vec<(PropertySet, Counterexample)>,
+    pub states: usize,
+    pub transitions: u64,
+    /// Error paths that were checked exactly.
+    pub paths_checked: u32,
+}
+
+/// An owned step of a path (woven operations are kept alive by the path).
+#[derive(Clone)]
+enum PathStep {
+    Edge(EdgeId),
+    Enter(EdgeId),
+    Return(EdgeId),
+    Woven(Rc<WovenOp>),
+}
+
+impl PathStep {
+    fn of(t: &Transition) -> PathStep {
+        match t {
+            Transition::Edge { id, .. } => PathStep::Edge(*id),
+            Transition::Enter { call, .. } => PathStep::Enter(*call),
+            Transition::Return { call, .. } => PathStep::Return(*call),
+            Transition::Woven(op) => PathStep::Woven(Rc::clone(op)),
+        }
+    }
+
+    fn transition<'a>(&'a self, p: &'a Program) -> Option<Transition<'a>> {
+        let call = |c: EdgeId, enter: bool| {
+            let edge = p.edge(c);
+            let EdgeOp::Call { callee, .. } = &edge.op else {
+                return None;
+            };
+            let callee = *callee;
+            Some(if enter {
+                Transition::Enter {
+                    call: c,
+                    edge,
+                    callee,
+                }
+            } else {
+                Transition::Return {
+                    call: c,
+                    edge,
+                    callee,
+                }
+            })
+        };
+        match self {
+            PathStep::Edge(id) => Some(Transition::Edge {
+                id: *id,
+                edge: p.edge(*id),
+            }),
+            PathStep::Enter(c) => call(*c, true),
+            PathStep::Return(c) => call(*c, false),
+            PathStep::Woven(op) => Some(Transition::Woven(op)),
+        }
+    }
+}
+
+struct PathNode {
+    step: PathStep,
+    prev: Option<Rc<PathNode>>,
+}
+
+struct Node {
+    state: LoomState<Values>,
+    visits: Rc<HashMap<LocId, u32>>,
+    path: Option<Rc<PathNode>>,
+}
+
+fn steps(node: &Node) -> Vec<PathStep> {
+    let mut out = Vec::new();
+    let mut cur = node.path.clone();
+    while let Some(n) = cur {
+        out.push(n.step.clone());
+        cur = n.prev.clone();
+    }
+    out.reverse();
+    out
+}
+
+/// Searches for feasible error paths of the `enabled` properties until
+/// each has a counterexample, the rounds are done, or `cpu` is spent.
+/// `names` gives each property's name for its counterexample.
+pub fn search(
+    program: &Program,
+    automata: &[BoundAutomaton],
+    properties: &[LoomProperty],
+    names: &[String],
+    enabled: &PropertySet,
+    cpu: Option<Duration>,
+) -> SearchResult {
+    let started = thread_cpu_time();
+    let deadline = cpu.map(|c| started + c);
+    let out_of_time = || deadline.is_some_and(|d| thread_cpu_time() >= d);
+    let mut out = SearchResult::default();
+    let enc = Encoder::new(program);
+    enc.modelled_functions
+        .borrow_mut()
+        .extend(automata.iter().flat_map(|b| b.automaton.api_functions()));
+    let cpa = LoomCpa::new(
+        program,
+        automata,
+        properties.to_vec(),
+        ValueCpa::new(program),
+        crate::cpa::composite::MergePolicy::LoopHeads,
+    );
+    let Some(start) = program.start else {
+        return out;
+    };
+    let mut open = enabled.clone();
+    for k in BOUNDS {
+        if open.is_empty() || out_of_time() {
+            break;
+        }
+        let mut checks: HashMap<PropertyId, u32> = HashMap::new();
+        let mut prec = LoomPrecision {
+            enabled: open.clone(),
+            data: (),
+        };
+        let mut seen: HashMap<u64, Vec<LoomState<Values>>> = HashMap::new();
+        let mut stack = vec![Node {
+            state: cpa.initial_state(start),
+            visits: Rc::new(HashMap::new()),
+            path: None,
+        }];
+        let mut states = 0usize;
+        let mut bounded = false;
+        while let Some(node) = stack.pop() {
+            if states.is_multiple_of(64) && out_of_time() {
+                break;
+            }
+            if states > MAX_STATES || prec.enabled.is_empty() {
+                bounded = true;
+                break;
+            }
+            if cpa.is_target(&node.state) {
+                let hit: PropertySet = node
+                    .state
+                    .violated
+                    .iter()
+                    .filter(|p| prec.enabled.contains(*p))
+                    .collect();
+                if hit.is_empty() {
+                    continue;
+                }
+                let owned = steps(&node);
+                let path: Option<Vec<Transition>> =
+                    owned.iter().map(|s| s.transition(program)).collect();
+                let Some(path) = path else { continue };
+                let name = hit
+                    .iter()
+                    .map(|p| names[p.0 as usize].as_str())
+                    .collect::<Vec<_>>()
+                    .join(",");
+                out.paths_checked += 1;
+                let check = concrete_check(&enc, program, &path, &name, deadline);
+                if crate::algorithm::cegar::tracing() {
+                    let what = match &check {
+                        PathCheck::Feasible(_) => "feasible".to_string(),
+                        PathCheck::Imprecise(why) => format!("imprecise ({why:?})"),
+                        PathCheck::Unknown => "unknown".to_string(),
+                        PathCheck::Infeasible(_) => "infeasible".to_string(),
+                    };
+                    eprintln!(
+                        "value search (k = {k}): error path of {} steps for {name}: {what}",
+                        path.len()
+                    );
+                }
+                let done: PropertySet = match check {
+                    PathCheck::Feasible(cex) => {
+                        open = open.difference(&hit);
+                        out.counterexamples.push((hit.clone(), cex));
+                        hit
+                    }
+                    _ => hit
+                        .iter()
+                        .filter(|p| {
+                            let n = checks.entry(*p).or_default();
+                            *n += 1;
+                            *n >= CHECKS_PER_ROUND
+                        })
+                        .collect(),
+                };
+                prec.enabled = prec.enabled.difference(&done);
+                continue;
+            }
+            for t in cpa.transitions(&node.state) {
+                for succ in cpa.transfer(&node.state, &t, &prec) {
+                    out.transitions += 1;
+                    let Some((succ, _)) = cpa.prec(succ, prec.clone()) else {
+                        continue;
+                    };
+                    let mut visits = node.visits.clone();
+                    if succ.pending.is_none() && program.loc(succ.loc).loop_head {
+                        let n = visits.get(&succ.loc).copied().unwrap_or(0) + 1;
+                        if n > k {
+                            bounded = true;
+                            continue;
+                        }
+                        Rc::make_mut(&mut visits).insert(succ.loc, n);
+                    }
+                    let key = cpa.partition_key(&succ);
+                    let same = seen.entry(key).or_default();
+                    if same.contains(&succ) {
+                        continue;
+                    }
+                    same.push(succ.clone());
+                    states += 1;
+                    stack.push(Node {
+                        state: succ,
+                        visits,
+                        path: Some(Rc::new(PathNode {
+                            step: PathStep::of(&t),
+                            prev: node.path.clone(),
+                        })),
+                    });
+                }
+            }
+        }
+        out.states = out.states.max(states);
+        if !bounded {
+            // Every path was followed to its end: a larger bound finds
+            // nothing new.
+            break;
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::cpa::loom::LoomGoal;
+    use crate::frontend::{parse_source, FrontendOptions};
+
+    fn search_label(src: &str, label: &str) -> SearchResult {
+        let p = parse_source("t.c", src, &FrontendOptions::default()).unwrap();
+        let props = vec![LoomProperty {
+            id: PropertyId(0),
+            goal: LoomGoal::Label(label.into()),
+        }];
+        let enabled: PropertySet = [PropertyId(0)].into_iter().collect();
+        search(&p, &[], &props, &[label.to_string()], &enabled, None)
+    }
+
+    #[test]
+    fn an_error_behind_a_constant_bound_loop_is_found() {
+        // Reaching ERROR needs all ten iterations with the counter known.
+        let src = "int a[10]; int main(void) { int i; int n = 0; for (i = 0; i < 10; i++) { a[i] = i; n++; } if (n == 10) { ERROR: ; } return 0; }";
+        let r = search_label(src, "ERROR");
+        assert_eq!(r.counterexamples.len(), 1, "the error path is feasible");
+    }
+
+    #[test]
+    fn an_unreachable_error_gives_no_counterexample() {
+        let src = "int main(void) { int i; int n = 0; for (i = 0; i < 10; i++) n++; if (n != 10) { ERROR: ; } return 0; }";
+        let r = search_label(src, "ERROR");
+        assert!(r.counterexamples.is_empty());
+    }
+
+    #[test]
+    fn a_path_infeasible_on_memory_is_not_reported() {
+        // The value analysis does not track memory: it reaches ERROR, the
+        // exact check refutes the path.
+        let src =
+            "int main(void) { int x; int *p = &x; *p = 1; if (x == 2) { ERROR: ; } return 0; }";
+        let r = search_label(src, "ERROR");
+        assert!(r.counterexamples.is_empty());
+        assert!(r.paths_checked >= 1, "the path was proposed and checked");
+    }
+}
