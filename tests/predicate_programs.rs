@@ -152,3 +152,21 @@ fn the_engine_programs_agree_with_symbolic_execution() {
         assert_ne!(r.verdict, not, "{name}: {:?}", r.reason);
     }
 }
+
+#[test]
+fn kernel_writers_keep_a_path_exact_unless_it_reads_what_they_wrote() {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/programs/engine");
+    // sprintf and memcpy write d.name and d.cfg; the error reads d.users.
+    let r = cegar_at(&dir.join("writers_false.c"));
+    assert_eq!(r.verdict, Verdict::False, "{:?}", r.reason);
+    // The error reads what memcpy wrote: its values are not modelled.
+    let r = cegar_at(&dir.join("writers_read_unknown.c"));
+    assert_eq!(r.verdict, Verdict::Unknown, "{:?}", r.reason);
+    assert!(
+        r.reason
+            .as_deref()
+            .is_some_and(|w| w.contains("reads bytes a kernel function wrote")),
+        "{:?}",
+        r.reason
+    );
+}

@@ -199,19 +199,22 @@ pub fn exact_path(
     }
     // A model whose memory accesses overlap inconsistently may have
     // siblings that keep the two accesses apart.
-    let overlapping = |at: Option<String>| {
-        PathCheck::Imprecise(Some(format!(
-            "{} (memory accessed with overlapping addresses of different widths)",
-            at.unwrap_or_default()
-        )))
+    let overlapping = |at: Option<String>, clobbered: bool| {
+        let why = if clobbered {
+            "it reads bytes a kernel function wrote, whose values are not modelled"
+        } else {
+            "memory accessed with overlapping addresses of different widths"
+        };
+        PathCheck::Imprecise(Some(format!("{} ({why})", at.unwrap_or_default())))
     };
+    let mut clobbered = false;
     let mut overlap = None;
     let mut separations = 0;
     let model = loop {
         match crate::smt::interrupt::checking(|| solver.check()) {
             SatResult::Sat => {}
             SatResult::Unknown => return PathCheck::Unknown,
-            SatResult::Unsat if separations > 0 => return overlapping(overlap),
+            SatResult::Unsat if separations > 0 => return overlapping(overlap, clobbered),
             // The merged formula had a model, this path alone has none: the
             // model chose branches inconsistently. Nothing can be concluded.
             SatResult::Unsat => return PathCheck::Imprecise(None),
@@ -224,12 +227,13 @@ pub fn exact_path(
         };
         let step = access_ends.partition_point(|&end| end <= i);
         overlap = path.get(step).and_then(describe);
+        clobbered = other.is_some_and(|j| accesses[j].clobber.is_some());
         match other {
             Some(j) if separations < MAX_SEPARATIONS => {
                 solver.assert(disjoint(&accesses[i], &accesses[j]));
                 separations += 1;
             }
-            _ => return overlapping(overlap),
+            _ => return overlapping(overlap, clobbered),
         }
     };
     let steps = path

@@ -161,7 +161,24 @@ pub struct MemoryAccess {
     pub address: BV,
     pub bytes: u32,
     pub write: bool,
+    /// A write of unknown bytes by a kernel function (`memcpy`,
+    /// `sprintf`, ...) over this many bytes from `address` (64 bits; its
+    /// value under the model counts, `bytes` does not).
+    pub clobber: Option<BV>,
 }
+
+impl MemoryAccess {
+    /// The address past the access's last byte.
+    fn end(&self) -> BV {
+        match &self.clobber {
+            Some(len) => self.address.bvadd(len),
+            None => self.address.bvadd(BV::from_u64(u64::from(self.bytes), 64)),
+        }
+    }
+}
+
+/// The longest write of unknown bytes a path may make exactly.
+const MAX_CLOBBER: u64 = 1 << 20;
 
 /// The first read (index into `accesses`, which are in execution order)
 /// whose value the memory of one array per width ([`SymState::mem`]) may
@@ -187,6 +204,24 @@ pub fn inconsistent_access(
         let Some(at) = model.eval(&a.address, true).and_then(|v| v.as_u64()) else {
             return Some((i, None));
         };
+        if let Some(len) = &a.clobber {
+            // Bytes nobody may read afterwards: no span matches them.
+            let Some(n) = model.eval(len, true).and_then(|v| v.as_u64()) else {
+                return Some((i, None));
+            };
+            if n > MAX_CLOBBER {
+                return Some((i, None));
+            }
+            let me = Owner {
+                at,
+                bytes: u32::MAX,
+                index: i,
+            };
+            for k in 0..n {
+                owner.insert(at.wrapping_add(k), me);
+            }
+            continue;
+        }
         let me = Owner {
             at,
             bytes: a.bytes,
@@ -247,8 +282,7 @@ fn constant_lvalue(e: &Expr) -> bool {
 /// The two accesses' bytes do not overlap (as a constraint on the
 /// addresses).
 pub fn disjoint(a: &MemoryAccess, b: &MemoryAccess) -> Bool {
-    let end = |m: &MemoryAccess| m.address.bvadd(BV::from_u64(u64::from(m.bytes), 64));
-    Bool::or(&[&end(a).bvule(&b.address), &end(b).bvule(&a.address)])
+    Bool::or(&[&a.end().bvule(&b.address), &b.end().bvule(&a.address)])
 }
 
 /// Where mpv's exact encoding over-approximates and LDV's models and
@@ -329,6 +363,25 @@ impl<'p> Encoder<'p> {
                 address: a.clone(),
                 bytes: WIDTHS[k] / 8,
                 write,
+                clobber: None,
+            });
+        }
+    }
+
+    /// Whether memory accesses are being recorded (an exact path check).
+    pub fn recording(&self) -> bool {
+        self.accesses.borrow().is_some()
+    }
+
+    /// Records a write of unknown bytes over `len` bytes (64 bits) from
+    /// `a`, which the byte replay forbids any later read of.
+    pub fn note_clobber(&self, a: &BV, len: BV) {
+        if let Some(list) = self.accesses.borrow_mut().as_mut() {
+            list.push(MemoryAccess {
+                address: a.clone(),
+                bytes: 0,
+                write: true,
+                clobber: Some(len),
             });
         }
     }
@@ -921,6 +974,7 @@ mod tests {
             address: BV::from_u64(a, 64),
             bytes,
             write,
+            clobber: None,
         };
         let (w, r) = (true, false);
         // Same spans throughout; overlapping writes alone are harmless.
@@ -959,12 +1013,48 @@ mod tests {
             address: BV::new_const("p", 64),
             bytes: 8,
             write: false,
+            clobber: None,
         }];
         assert_eq!(
             inconsistent_access(&unfixed, &model),
             None,
             "completion fixes it"
         );
+    }
+
+    #[test]
+    fn bytes_a_kernel_function_wrote_are_never_read() {
+        let solver = z3::Solver::new();
+        assert_eq!(solver.check(), z3::SatResult::Sat);
+        let model = solver.get_model().expect("a model");
+        let acc = |a: u64, bytes: u32, write: bool| MemoryAccess {
+            address: BV::from_u64(a, 64),
+            bytes,
+            write,
+            clobber: None,
+        };
+        let clobber = |a: u64, len: u64| MemoryAccess {
+            address: BV::from_u64(a, 64),
+            bytes: 0,
+            write: true,
+            clobber: Some(BV::from_u64(len, 64)),
+        };
+        let (w, r) = (true, false);
+        // Reads beside the 16 written bytes, and rewritten bytes, are fine.
+        let beside = [
+            clobber(0x100, 16),
+            acc(0xfc, 4, r),
+            acc(0x110, 8, r),
+            acc(0x108, 4, w),
+            acc(0x108, 4, r),
+        ];
+        assert_eq!(inconsistent_access(&beside, &model), None);
+        let inside = [acc(0x100, 4, w), clobber(0x100, 16), acc(0x10c, 4, r)];
+        assert_eq!(inconsistent_access(&inside, &model), Some((2, Some(1))));
+        let straddling = [clobber(0x100, 16), acc(0xfe, 4, r)];
+        assert_eq!(inconsistent_access(&straddling, &model), Some((1, Some(0))));
+        let huge = [clobber(0x100, 1 << 40)];
+        assert_eq!(inconsistent_access(&huge, &model), Some((0, None)));
     }
 
     #[test]

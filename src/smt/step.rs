@@ -9,6 +9,12 @@
 //!   their argument; allocation functions return NULL or a fresh heap object;
 //!   a body-less function that receives a pointer may write through it, so
 //!   memory becomes arbitrary (the path is then inexact);
+//!   In an exact path check, a kernel function that writes only through its
+//!   first argument, over a length its arguments give (`memcpy`, `memset`,
+//!   `snprintf`, `copy_from_user`, `sprintf` with a format printing no
+//!   string, ...), leaves memory as it is and the written bytes are recorded
+//!   as a clobber: the path stays exact unless it reads them afterwards
+//!   (the byte replay of [`super::inconsistent_access`] checks that);
 //! - a call through a function pointer that matches none of the module's
 //!   candidate functions calls a function outside the module: like a
 //!   body-less call, and inexact (mpv assumes, as LDV's environment model
@@ -202,13 +208,27 @@ fn external_call(
         .iter()
         .any(|a| matches!(p.types.get(a.ty), Type::Pointer(_) | Type::Array { .. }));
     let no_side_effects = matches!(kind, FunctionKind::Assume | FunctionKind::Defined);
-    if !no_side_effects
-        && gets_pointer
-        && !allocator
-        && (writes || !enc.assume_ldv(LdvAssumption::ExternalKeepsMemory))
-    {
-        enc.havoc_memory(st);
-        st.exact = false;
+    if !no_side_effects && gets_pointer && !allocator {
+        let clobber = if writes && enc.recording() {
+            clobbered_span(enc, st, name, args, lhs.is_some())
+        } else {
+            None
+        };
+        let clobber = clobber
+            .filter(|c| !c.returns_dst || lhs.is_none_or(|l| enc.width(l.ty) == c.dst.get_size()));
+        if let Some(c) = clobber {
+            enc.note_clobber(&c.dst, c.len);
+            if let (Some(l), true) = (lhs, c.returns_dst) {
+                for a in args {
+                    let _ = enc.eval(st, a);
+                }
+                enc.write(st, l, c.dst.clone());
+                return (None, Some(c.dst));
+            }
+        } else if writes || !enc.assume_ldv(LdvAssumption::ExternalKeepsMemory) {
+            enc.havoc_memory(st);
+            st.exact = false;
+        }
     }
     if allocator && (name.contains("zalloc") || name.contains("calloc")) {
         // Zeroed contents are modelled as arbitrary.
@@ -229,6 +249,119 @@ fn external_call(
         let v = enc.fresh(enc.width(l.ty));
         enc.write(st, l, v.clone());
         (None, Some(v))
+    }
+}
+
+/// The most bytes (with the final NUL) `sprintf` writes for format `fmt`,
+/// if it prints no string and takes no width from an argument: every
+/// numeric or character conversion prints at most 24 characters (a 64-bit
+/// octal number with its prefix and sign) or its width or precision.
+fn format_bound(fmt: &str) -> Option<u64> {
+    let b = fmt.as_bytes();
+    let mut bound = 1u64;
+    let mut i = 0;
+    while i < b.len() {
+        if b[i] != b'%' {
+            bound += 1;
+            i += 1;
+            continue;
+        }
+        i += 1;
+        while i < b.len() && b"-+ #0".contains(&b[i]) {
+            i += 1;
+        }
+        let number = |i: &mut usize| {
+            let mut n = 0u64;
+            while *i < b.len() && b[*i].is_ascii_digit() {
+                n = n.saturating_mul(10).saturating_add(u64::from(b[*i] - b'0'));
+                *i += 1;
+            }
+            n
+        };
+        let width = number(&mut i);
+        let precision = if b.get(i) == Some(&b'.') {
+            i += 1;
+            number(&mut i)
+        } else {
+            0
+        };
+        while i < b.len() && b"hlLqjzt".contains(&b[i]) {
+            i += 1;
+        }
+        match b.get(i)? {
+            b'%' => bound += 1,
+            b'd' | b'i' | b'u' | b'x' | b'X' | b'o' | b'c' | b'p' => {
+                bound += width.max(precision.saturating_add(2)).max(24)
+            }
+            // Strings, widths from arguments, anything else: unbounded.
+            _ => return None,
+        }
+        i += 1;
+    }
+    (bound <= 4096).then_some(bound)
+}
+
+/// The bytes a kernel function writes.
+struct Clobber {
+    dst: BV,
+    /// 64 bits.
+    len: BV,
+    /// Whether the function returns `dst` (else its result is arbitrary).
+    returns_dst: bool,
+}
+
+/// The bytes a kernel function writes, for functions that write only
+/// through their first argument and at most as many bytes as an argument
+/// (or a `sprintf` format, [`format_bound`]) says. Functions whose result
+/// depends on what they wrote (`snprintf`'s length, ...) qualify only when
+/// the result is not used (`result_used` false).
+fn clobbered_span(
+    enc: &Encoder<'_>,
+    st: &mut SymState,
+    name: &str,
+    args: &[Expr],
+    result_used: bool,
+) -> Option<Clobber> {
+    let base = name.trim_start_matches('_');
+    let (len_arg, returns_dst) = match base {
+        "memcpy" | "memmove" | "memset" | "strncpy" => (Some(2), true),
+        // The result is what the user access left undone: arbitrary.
+        "copy_from_user" | "copy_to_user" | "copy_in_user" => (Some(2), false),
+        "strlcpy" if !result_used => (Some(2), false),
+        "snprintf" | "vsnprintf" | "scnprintf" | "vscnprintf" if !result_used => (Some(1), false),
+        "sprintf" | "vsprintf" if !result_used => (None, false),
+        _ => return None,
+    };
+    if args.len() < 2 || !matches!(enc.p.types.get(args[0].ty), Type::Pointer(_)) {
+        return None;
+    }
+    let len = match len_arg {
+        Some(k) => {
+            let v = enc.eval(st, args.get(k)?);
+            let w = v.get_size();
+            match w.cmp(&64) {
+                std::cmp::Ordering::Less => v.zero_ext(64 - w),
+                std::cmp::Ordering::Equal => v,
+                std::cmp::Ordering::Greater => return None,
+            }
+        }
+        None => BV::from_u64(format_bound(string_literal(enc.p, &args[1])?)?, 64),
+    };
+    let dst = enc.eval(st, &args[0]);
+    Some(Clobber {
+        dst,
+        len,
+        returns_dst,
+    })
+}
+
+/// The text of a string literal argument (`"..."`, `&"..."[0]`, casts).
+fn string_literal<'a>(p: &'a Program, e: &Expr) -> Option<&'a str> {
+    match &e.kind {
+        ExprKind::StrLit(i) => p.strings.get(*i as usize).map(String::as_str),
+        ExprKind::Cast(a) | ExprKind::AddrOf(a) => string_literal(p, a),
+        ExprKind::Index(a, i) if matches!(i.kind, ExprKind::IntConst(0)) => string_literal(p, a),
+        _ => None,
     }
 }
 
@@ -282,5 +415,23 @@ pub fn merge(ga: &Bool, a: &SymState, b: &SymState) -> SymState {
         exact: a.exact && b.exact,
         sound: a.sound && b.sound,
         heap_top,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::format_bound;
+
+    #[test]
+    fn sprintf_formats_without_strings_have_a_bound() {
+        // "dev" + one conversion of at most 24 characters + NUL.
+        assert_eq!(format_bound("dev%d"), Some(3 + 24 + 1));
+        assert_eq!(format_bound("%%"), Some(2));
+        assert_eq!(format_bound("%08lx-%.30u"), Some(24 + 1 + 32 + 1));
+        assert_eq!(format_bound("%64d"), Some(64 + 1));
+        for unbounded in ["%s", "name %s", "%*d", "%.*d", "%f", "%n", "%"] {
+            assert_eq!(format_bound(unbounded), None, "{unbounded}");
+        }
+        assert_eq!(format_bound(&"x".repeat(5000)), None);
     }
 }
