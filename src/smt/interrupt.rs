@@ -4,8 +4,9 @@
 //! varies a lot between queries (array-heavy ones run far longer per unit);
 //! Z3's `timeout` parameter is not safe with Debian's Z3 4.8.12 (its timer
 //! thread races). [`arm`] starts one watcher thread (once) that calls
-//! `Z3_interrupt` on the analysis thread's context as soon as the process
-//! has used the CPU time up to the deadline; the running query then
+//! `Z3_interrupt` on an armed thread's context as soon as that thread has
+//! used its CPU time up to its deadline (threads analysing side by side,
+//! as tests do, never interrupt each other); the running query then
 //! returns `unknown`, which every caller treats as "out of time".
 //!
 //! Only solver checks wrapped in [`checking`] are interrupted: an interrupt
@@ -16,52 +17,97 @@
 use std::sync::{Mutex, OnceLock};
 use std::time::Duration;
 
-use crate::algorithm::sdc::{process_cpu_time, thread_cpu_time};
+use hashbrown::HashMap;
 
-/// The armed context (raw pointer as an integer) and its process CPU deadline.
-static ARMED: Mutex<Option<(usize, Duration)>> = Mutex::new(None);
+/// What the watcher needs of one thread with an armed deadline.
+#[derive(Clone, Copy)]
+struct Watched {
+    /// The thread's Z3 context (raw pointer as an integer).
+    ctx: usize,
+    /// The thread's CPU-time clock, readable from the watcher.
+    clock: libc::clockid_t,
+    /// Deadline on that clock.
+    deadline: Duration,
+    /// Whether the thread is inside a solver check.
+    checking: bool,
+}
+
+/// Armed threads, by `pthread_self`. The watcher interrupts while holding
+/// this lock, and [`checking`] needs it to finish a check.
+static ARMED: Mutex<Option<HashMap<u64, Watched>>> = Mutex::new(None);
 static WATCHER: OnceLock<()> = OnceLock::new();
 
-/// Whether the analysis thread is inside a solver check.
-static CHECKING: Mutex<bool> = Mutex::new(false);
+fn this_thread() -> u64 {
+    // SAFETY: pthread_self has no preconditions.
+    unsafe { libc::pthread_self() as u64 }
+}
+
+fn set_checking(on: bool) {
+    let mut armed = ARMED.lock().unwrap_or_else(|e| e.into_inner());
+    if let Some(w) = armed.as_mut().and_then(|m| m.get_mut(&this_thread())) {
+        w.checking = on;
+    }
+}
 
 /// Runs a solver check that the armed deadline may interrupt.
 pub fn checking<T>(check: impl FnOnce() -> T) -> T {
-    *CHECKING.lock().unwrap_or_else(|e| e.into_inner()) = true;
+    set_checking(true);
     let r = check();
-    *CHECKING.lock().unwrap_or_else(|e| e.into_inner()) = false;
+    set_checking(false);
     r
 }
 
-/// How often the watcher reads the clock.
+/// How often the watcher reads the clocks.
 const PERIOD: Duration = Duration::from_millis(20);
 
-/// Disarms (restores the previous deadline) when dropped.
+fn clock_time(clock: libc::clockid_t) -> Option<Duration> {
+    let mut ts = libc::timespec {
+        tv_sec: 0,
+        tv_nsec: 0,
+    };
+    // SAFETY: `clock_gettime` writes into the valid `timespec` we pass.
+    let rc = unsafe { libc::clock_gettime(clock, &mut ts) };
+    (rc == 0).then(|| Duration::new(ts.tv_sec as u64, ts.tv_nsec as u32))
+}
+
+/// Disarms (restores this thread's previous deadline) when dropped.
 pub struct Armed {
-    previous: Option<(usize, Duration)>,
+    previous: Option<Duration>,
 }
 
 impl Drop for Armed {
     fn drop(&mut self) {
-        *ARMED.lock().unwrap_or_else(|e| e.into_inner()) = self.previous;
+        let mut armed = ARMED.lock().unwrap_or_else(|e| e.into_inner());
+        let map = armed.get_or_insert_with(HashMap::new);
+        match self.previous {
+            Some(d) => {
+                if let Some(w) = map.get_mut(&this_thread()) {
+                    w.deadline = d;
+                }
+            }
+            None => {
+                map.remove(&this_thread());
+            }
+        }
     }
 }
 
 /// Interrupts Z3 queries of this thread once this thread has used its CPU
-/// time up to `deadline` (a [`thread_cpu_time`] value), until the guard is
+/// time up to `deadline` (a [`crate::algorithm::sdc::thread_cpu_time`] value), until the guard is
 /// dropped. A later deadline than one already armed does not extend it.
+/// Each thread has its own deadline, on its own CPU clock.
 pub fn arm(deadline: Duration) -> Armed {
     WATCHER.get_or_init(|| {
         std::thread::spawn(|| loop {
             std::thread::sleep(PERIOD);
-            let armed = *ARMED.lock().unwrap_or_else(|e| e.into_inner());
-            if let Some((ctx, d)) = armed {
-                let checking = CHECKING.lock().unwrap_or_else(|e| e.into_inner());
-                if *checking && process_cpu_time() >= d {
-                    // SAFETY: the context belongs to the analysis thread and
-                    // lives as long as it; Z3_interrupt may be called from
+            let armed = ARMED.lock().unwrap_or_else(|e| e.into_inner());
+            for w in armed.iter().flat_map(|m| m.values()) {
+                if w.checking && clock_time(w.clock).is_some_and(|t| t >= w.deadline) {
+                    // SAFETY: the context belongs to a thread that is inside
+                    // a check (it cannot finish it, or drop the context,
+                    // without this lock); Z3_interrupt may be called from
                     // any thread.
-                    if let Some(c) = std::ptr::NonNull::new(ctx as *mut z3_sys::_Z3_context) {
+                    if let Some(c) = std::ptr::NonNull::new(w.ctx as *mut z3_sys::_Z3_context) {
                         unsafe { z3_sys::Z3_interrupt(c) };
                     }
                 }
@@ -69,28 +115,45 @@ pub fn arm(deadline: Duration) -> Armed {
         });
     });
     let ctx = z3::Context::thread_local().get_z3_context().as_ptr() as usize;
-    // Process CPU time runs at least as fast as this thread's.
-    let left = deadline.saturating_sub(thread_cpu_time());
-    let at = process_cpu_time() + left;
+    let mut clock: libc::clockid_t = libc::CLOCK_THREAD_CPUTIME_ID;
+    // SAFETY: pthread_getcpuclockid writes the clock of the calling thread.
+    let rc = unsafe { libc::pthread_getcpuclockid(libc::pthread_self(), &mut clock) };
+    if rc != 0 {
+        // No clock the watcher can read: nothing is interrupted (the
+        // solvers' resource limits still bound each query).
+        return Armed { previous: None };
+    }
     let mut armed = ARMED.lock().unwrap_or_else(|e| e.into_inner());
-    let previous = *armed;
-    let at = match previous {
-        Some((_, d)) if d < at => d,
-        _ => at,
-    };
-    *armed = Some((ctx, at));
+    let map = armed.get_or_insert_with(HashMap::new);
+    let me = this_thread();
+    let previous = map.get(&me).map(|w| w.deadline);
+    let deadline = previous.map_or(deadline, |d| d.min(deadline));
+    map.insert(
+        me,
+        Watched {
+            ctx,
+            clock,
+            deadline,
+            checking: false,
+        },
+    );
     Armed { previous }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::algorithm::sdc::thread_cpu_time;
     use z3::ast::{Ast, Bool, BV};
     use z3::{SatResult, Solver};
 
     /// A query Z3 needs long for: 13 pigeons in 12 holes.
     fn hard(s: &Solver) {
-        let n = 12;
+        pigeons(s, 12)
+    }
+
+    /// `n + 1` pigeons in `n` holes (unsatisfiable).
+    fn pigeons(s: &Solver, n: usize) {
         let p: Vec<Vec<Bool>> = (0..=n)
             .map(|i| {
                 (0..n)
@@ -132,5 +195,35 @@ mod tests {
         std::thread::sleep(PERIOD * 5);
         let e = z.bvadd(BV::from_u64(0, 8));
         assert_eq!(e.simplify(), z, "simplify is not interrupted");
+    }
+
+    #[test]
+    fn threads_keep_their_own_deadlines() {
+        // One thread's deadline passes during its hard query; another
+        // thread, far from its own deadline, runs queries meanwhile.
+        let hurried = std::thread::spawn(|| {
+            let s = Solver::new();
+            hard(&s);
+            let _a = arm(thread_cpu_time() + Duration::from_millis(200));
+            checking(|| s.check())
+        });
+        let patient = std::thread::spawn(|| {
+            let _a = arm(thread_cpu_time() + Duration::from_secs(600));
+            let started = std::time::Instant::now();
+            let mut results = Vec::new();
+            while started.elapsed() < Duration::from_secs(1) {
+                let s = Solver::new();
+                pigeons(&s, 6);
+                results.push(checking(|| s.check()));
+            }
+            results
+        });
+        assert_eq!(hurried.join().unwrap(), SatResult::Unknown);
+        let results = patient.join().unwrap();
+        assert!(!results.is_empty());
+        assert!(
+            results.iter().all(|r| *r == SatResult::Unsat),
+            "not interrupted by the other thread's deadline: {results:?}"
+        );
     }
 }
