@@ -35,7 +35,7 @@ const BOUNDS: [u32; 3] = [4, 16, 64];
 
 /// Error paths checked per property and round before the property is left
 /// to the other analyses.
-const CHECKS_PER_ROUND: u32 = 4;
+const CHECKS_PER_ROUND: u32 = 2;
 
 /// States per round (a guard against explosion).
 const MAX_STATES: usize = 300_000;
