@@ -19,10 +19,12 @@ use std::time::Duration;
 
 use hashbrown::HashMap;
 
+use crate::algorithm::cpa_algorithm::Step;
 use crate::algorithm::refine::{concrete_check, PathCheck};
 use crate::algorithm::sdc::thread_cpu_time;
-use crate::cfa::{EdgeId, EdgeOp, LocId, Program};
+use crate::cfa::{EdgeId, LocId, Program};
 use crate::cpa::loom::{LoomCpa, LoomPrecision, LoomProperty, LoomState};
+use crate::cpa::predicate::trace::step_transition;
 use crate::cpa::value::{ValueCpa, Values};
 use crate::cpa::{Cpa, Transition, WovenOp};
 use crate::report::Counterexample;
@@ -71,33 +73,10 @@ impl PathStep {
     }
 
     fn transition<'a>(&'a self, p: &'a Program) -> Option<Transition<'a>> {
-        let call = |c: EdgeId, enter: bool| {
-            let edge = p.edge(c);
-            let EdgeOp::Call { callee, .. } = &edge.op else {
-                return None;
-            };
-            let callee = *callee;
-            Some(if enter {
-                Transition::Enter {
-                    call: c,
-                    edge,
-                    callee,
-                }
-            } else {
-                Transition::Return {
-                    call: c,
-                    edge,
-                    callee,
-                }
-            })
-        };
         match self {
-            PathStep::Edge(id) => Some(Transition::Edge {
-                id: *id,
-                edge: p.edge(*id),
-            }),
-            PathStep::Enter(c) => call(*c, true),
-            PathStep::Return(c) => call(*c, false),
+            PathStep::Edge(id) => step_transition(p, Step::Edge(*id)),
+            PathStep::Enter(c) => step_transition(p, Step::Enter(*c)),
+            PathStep::Return(c) => step_transition(p, Step::Return(*c)),
             PathStep::Woven(op) => Some(Transition::Woven(op)),
         }
     }

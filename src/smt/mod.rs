@@ -965,17 +965,26 @@ mod tests {
     use super::{inconsistent_access, may_write_through_pointers, MemoryAccess};
     use z3::ast::BV;
 
-    #[test]
-    fn reads_of_bytes_another_access_determined_are_found() {
+    /// A model of no constraints (addresses here are constants).
+    fn empty_model() -> z3::Model {
         let solver = z3::Solver::new();
         assert_eq!(solver.check(), z3::SatResult::Sat);
-        let model = solver.get_model().expect("a model");
-        let acc = |a: u64, bytes: u32, write: bool| MemoryAccess {
+        solver.get_model().expect("a model")
+    }
+
+    /// A plain access of `bytes` bytes at `a`.
+    fn acc(a: u64, bytes: u32, write: bool) -> MemoryAccess {
+        MemoryAccess {
             address: BV::from_u64(a, 64),
             bytes,
             write,
             clobber: None,
-        };
+        }
+    }
+
+    #[test]
+    fn reads_of_bytes_another_access_determined_are_found() {
+        let model = empty_model();
         let (w, r) = (true, false);
         // Same spans throughout; overlapping writes alone are harmless.
         let same = [
@@ -1024,15 +1033,7 @@ mod tests {
 
     #[test]
     fn bytes_a_kernel_function_wrote_are_never_read() {
-        let solver = z3::Solver::new();
-        assert_eq!(solver.check(), z3::SatResult::Sat);
-        let model = solver.get_model().expect("a model");
-        let acc = |a: u64, bytes: u32, write: bool| MemoryAccess {
-            address: BV::from_u64(a, 64),
-            bytes,
-            write,
-            clobber: None,
-        };
+        let model = empty_model();
         let clobber = |a: u64, len: u64| MemoryAccess {
             address: BV::from_u64(a, 64),
             bytes: 0,

@@ -50,11 +50,16 @@ fn key(t: &Trace) -> Key {
 
 /// The transition of a step node of the DAG (`Step` or `Woven`).
 pub fn transition<'a>(p: &'a Program, node: &'a TraceNode) -> Option<Transition<'a>> {
-    let step = match node {
-        TraceNode::Step { step, .. } => *step,
-        TraceNode::Woven { op, .. } => return Some(Transition::Woven(op)),
-        _ => return None,
-    };
+    match node {
+        TraceNode::Step { step, .. } => step_transition(p, *step),
+        TraceNode::Woven { op, .. } => Some(Transition::Woven(op)),
+        _ => None,
+    }
+}
+
+/// The transition of an ARG step (`None` for a woven one, whose operation
+/// the step does not hold).
+pub fn step_transition(p: &Program, step: Step) -> Option<Transition<'_>> {
     Some(match step {
         Step::Edge(id) => Transition::Edge {
             id,
