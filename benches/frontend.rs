@@ -54,16 +54,30 @@ fn main() {
         let step = (all.len() / n.max(1)).max(1);
         all = all.into_iter().step_by(step).collect();
     }
-    let opts = FrontendOptions::default();
+    // MPV_BENCH_ALL_FUNCTIONS=1 parses every top-level item, as `mpv cfa --all-functions`.
+    let opts = FrontendOptions {
+        prune: std::env::var_os("MPV_BENCH_ALL_FUNCTIONS").is_none(),
+        ..FrontendOptions::default()
+    };
     let wall = Instant::now();
-    type Row = (PathBuf, u64, Duration, Result<Duration, String>);
+    type Row = (
+        PathBuf,
+        u64,
+        Duration,
+        Result<(Duration, usize, bool), String>,
+    );
     let results: Vec<Row> = all
         .par_iter()
         .map(|p| {
             let size = std::fs::metadata(p).map(|m| m.len()).unwrap_or(0);
             let r = std::panic::catch_unwind(|| parse_file_timed(p, &opts));
             match r {
-                Ok(Ok((_, t))) => (p.clone(), size, t.parse + t.cfa, Ok(t.cfa)),
+                Ok(Ok((_, t))) => (
+                    p.clone(),
+                    size,
+                    t.parse + t.cfa,
+                    Ok((t.cfa, t.pruned_bytes, t.prune_fell_back)),
+                ),
                 Ok(Err(e)) => (p.clone(), size, Duration::ZERO, Err(e.to_string())),
                 Err(_) => (p.clone(), size, Duration::ZERO, Err("PANIC".into())),
             }
@@ -75,15 +89,25 @@ fn main() {
     let cpu: f64 = ok.iter().map(|r| r.2.as_secs_f64()).sum();
     let cfa: f64 = ok
         .iter()
-        .map(|r| r.3.as_ref().map_or(0.0, |t| t.as_secs_f64()))
+        .map(|r| r.3.as_ref().map_or(0.0, |t| t.0.as_secs_f64()))
         .sum();
+    let pruned: usize = ok.iter().map(|r| r.3.as_ref().map_or(0, |t| t.1)).sum();
+    let fell_back: Vec<_> = ok
+        .iter()
+        .filter(|r| r.3.as_ref().is_ok_and(|t| t.2))
+        .collect();
     println!(
         "files:        {} ({} ok, {} failed)",
         results.len(),
         ok.len(),
         results.len() - ok.len()
     );
-    println!("input:        {:.1} MB", bytes as f64 / 1e6);
+    println!(
+        "input:        {:.1} MB, of which {:.1} MB ({:.0} %) unreachable top-level items left out before parsing",
+        bytes as f64 / 1e6,
+        pruned as f64 / 1e6,
+        100.0 * pruned as f64 / (bytes as f64).max(1.0)
+    );
     println!(
         "parse+CFA:    {:.1} s summed over files, {:.2} MB/s per core",
         cpu,
@@ -115,6 +139,13 @@ fn main() {
         "peak memory:  {:.1} MB (VmHWM of the whole run)",
         vm_hwm_kb() as f64 / 1e3
     );
+    println!(
+        "pruning:      {} files parsed whole after the pruned text failed",
+        fell_back.len()
+    );
+    for r in &fell_back {
+        println!("FELL BACK    {}", r.0.display());
+    }
     for r in results.iter().filter(|r| r.3.is_err()) {
         println!("FAILED {}: {}", r.0.display(), r.3.as_ref().unwrap_err());
     }

@@ -15,6 +15,7 @@ fn verdict(name: &str) -> Verdict {
         &path,
         &FrontendOptions {
             entry: "main".into(),
+            ..FrontendOptions::default()
         },
     )
     .expect("parses");

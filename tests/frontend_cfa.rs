@@ -5,7 +5,7 @@ use std::collections::HashSet;
 use std::path::Path;
 
 use mpv::cfa::{EdgeOp, LocId, Program};
-use mpv::frontend::{parse_file, parse_source, FrontendOptions};
+use mpv::frontend::{parse_file, parse_source, parse_source_timed, FrontendOptions};
 use mpv::ir::print::op_to_string;
 
 fn program() -> Program {
@@ -209,7 +209,7 @@ fn designated_initialisers_zero_the_rest() {
 
 #[test]
 fn start_function_initialises_globals_then_calls_the_entry() {
-    let src = "int g; int h = 5; int *q = &h; extern int ext; int main(void) { return g + h; }";
+    let src = "int g; int h = 5; int *q = &h; extern int ext; int main(void) { return g + *q; }";
     let p = parse_source("t.c", src, &FrontendOptions::default()).unwrap();
     let o = ops(&p, "__mpv_start");
     assert_eq!(o, vec!["g = 0;", "h = 5;", "q = &h;", "main();", "return;"]);
@@ -277,4 +277,32 @@ fn pointer_calls_see_functions_defined_later_in_the_file() {
         fallback.from, guard.to,
         "the unknown-target call is taken only when no candidate matches"
     );
+}
+
+#[test]
+fn top_level_items_the_entry_cannot_name_are_left_out() {
+    let src = "typedef long unused_t;\nstruct s { int a; };\n\
+               static int dead(struct s *p) { return p->a; }\n\
+               static int live(void) { return 1; }\n\
+               int main(void) { return live(); }\n";
+    let (p, times) = parse_source_timed("t.c", src, &FrontendOptions::default()).unwrap();
+    assert!(p.func_by_name("live").is_some());
+    assert!(p.func_by_name("dead").is_none(), "dead is not parsed");
+    assert!(times.pruned_bytes > 0 && !times.prune_fell_back);
+    let all = FrontendOptions {
+        prune: false,
+        ..FrontendOptions::default()
+    };
+    let p = parse_source("t.c", src, &all).unwrap();
+    assert!(p.func_by_name("dead").is_some(), "--all-functions keeps it");
+}
+
+#[test]
+fn a_name_the_pruning_misses_falls_back_to_the_whole_text() {
+    // `foo_t (x);` declares x: the name scan takes foo_t for the declarator,
+    // so the pruned text lacks x and the whole text is parsed instead.
+    let src = "typedef int foo_t;\nfoo_t (x);\nint main(void) { return x; }\n";
+    let (p, times) = parse_source_timed("t.c", src, &FrontendOptions::default()).unwrap();
+    assert!(times.prune_fell_back);
+    assert!(p.vars.iter().any(|v| v.name == "x"));
 }

@@ -21,11 +21,16 @@ pub struct CfaArgs {
     /// The entry function of the program.
     #[arg(long, default_value = "main")]
     entry: String,
+    /// Build CFAs for every function, also those the entry cannot reach
+    /// (by default their text is left out before parsing).
+    #[arg(long)]
+    all_functions: bool,
 }
 
 pub fn run(args: CfaArgs) -> Result<ExitCode> {
     let options = FrontendOptions {
         entry: args.entry.clone(),
+        prune: !args.all_functions,
     };
     let size = std::fs::metadata(&args.file)
         .map_err(|e| Error::io(&args.file, e))?
@@ -44,7 +49,10 @@ pub fn run(args: CfaArgs) -> Result<ExitCode> {
         None => Vec::new(),
     };
     print!("{}", summary(&p, &only));
-    println!("input:            {} bytes", size);
+    println!(
+        "input:            {} bytes, {} left out unparsed (top-level items the entry cannot reach)",
+        size, times.pruned_bytes
+    );
     println!(
         "time:             parse {:.1} ms, cfa {:.1} ms ({:.1} MB/s)",
         times.parse.as_secs_f64() * 1e3,

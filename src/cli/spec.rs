@@ -139,6 +139,7 @@ pub fn run(cmd: SpecCommand) -> Result<ExitCode> {
                     file,
                     &FrontendOptions {
                         entry: entry.clone(),
+                        ..FrontendOptions::default()
                     },
                 )?;
                 let prefix = if several {

@@ -137,7 +137,13 @@ pub fn run(args: VerifyArgs) -> Result<ExitCode> {
         .clone()
         .or_else(|| props.iter().find_map(|p| p.entry.clone()))
         .unwrap_or_else(|| "main".into());
-    let (mut program, times) = parse_file_timed(&args.file, &FrontendOptions { entry })?;
+    let (mut program, times) = parse_file_timed(
+        &args.file,
+        &FrontendOptions {
+            entry,
+            ..FrontendOptions::default()
+        },
+    )?;
     let mut bound = Vec::new();
     for (ai, a) in automata.iter().enumerate() {
         let b = a.bind(&mut program);

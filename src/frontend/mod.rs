@@ -1,7 +1,8 @@
 //! The C front end: preprocessed, CIL-simplified GNU C (LDV modules) to the
 //! typed IR and CFA. `#line` directives give every edge its original position.
 //!
-//! Pipeline: [`source`] (comments out, line map) → lang-c parse (GNU flavour)
+//! Pipeline: [`source`] (comments out, line map) → [`prune`] (top-level items
+//! the entry cannot reach left out) → lang-c parse (GNU flavour)
 //! → [`lower`] (types, expressions, statements → [`crate::cfa::Program`]) →
 //! [`crate::cfa::loops`] (loop heads).
 //!
@@ -16,6 +17,7 @@
 //!   initialisers, the rest is left to the analysis (documented imprecision).
 
 mod lower;
+pub mod prune;
 pub mod source;
 
 use crate::algorithm::sdc::thread_cpu_time;
@@ -29,21 +31,29 @@ use crate::{Error, Result};
 pub struct FrontendOptions {
     /// The function the analysis starts in.
     pub entry: String,
+    /// Leave out top-level items the entry cannot reach ([`prune`]).
+    pub prune: bool,
 }
 
 impl Default for FrontendOptions {
     fn default() -> Self {
         FrontendOptions {
             entry: "main".to_string(),
+            prune: true,
         }
     }
 }
 
-/// Time spent in each front-end phase.
+/// Time spent in each front-end phase, and the text pruning left out.
 #[derive(Clone, Copy, Debug, Default)]
 pub struct FrontendTimes {
+    /// Comment stripping, pruning and parsing.
     pub parse: std::time::Duration,
     pub cfa: std::time::Duration,
+    /// Bytes of unreachable top-level items not parsed.
+    pub pruned_bytes: usize,
+    /// The pruned text did not parse or lower, and the whole text was used.
+    pub prune_fell_back: bool,
 }
 
 /// Reads, parses and lowers a C file.
@@ -66,7 +76,8 @@ pub fn parse_source(name: &str, text: &str, options: &FrontendOptions) -> Result
     parse_source_timed(name, text, options).map(|(p, _)| p)
 }
 
-fn parse_source_timed(
+/// [`parse_source`], also returning the time of each phase.
+pub fn parse_source_timed(
     name: &str,
     text: &str,
     options: &FrontendOptions,
@@ -74,12 +85,37 @@ fn parse_source_timed(
     // CPU time of this thread: robust against other work on the machine.
     let t0 = thread_cpu_time();
     let clean = source::strip_comments(text);
+    let mut fell_back = false;
+    if options.prune {
+        if let Some(pruned) = prune::prune(&clean, &[options.entry.as_str()]) {
+            // A name the pruning missed shows as an error: redo on the whole text.
+            match parse_and_lower(name, pruned.text, options, true, t0) {
+                Ok((program, mut times)) => {
+                    times.pruned_bytes = pruned.dropped_bytes;
+                    return Ok((program, times));
+                }
+                Err(_) => fell_back = true,
+            }
+        }
+    }
+    let (program, mut times) = parse_and_lower(name, clean, options, false, t0)?;
+    times.prune_fell_back = fell_back;
+    Ok((program, times))
+}
+
+/// Parses comment-free text and lowers it; `t0` is when the front end started.
+fn parse_and_lower(
+    name: &str,
+    clean: String,
+    options: &FrontendOptions,
+    declared_only: bool,
+    t0: std::time::Duration,
+) -> Result<(Program, FrontendTimes)> {
     let mut files = Vec::new();
     let map = source::LineMap::new(&clean, name, &mut files);
     let config = lang_c::driver::Config::with_gcc();
     // The parser is generated code; guard against panics on odd input.
-    let parsed =
-        std::panic::catch_unwind(|| lang_c::driver::parse_preprocessed(&config, clean.clone()));
+    let parsed = std::panic::catch_unwind(|| lang_c::driver::parse_preprocessed(&config, clean));
     let unit = match parsed {
         Ok(Ok(p)) => p.unit,
         Ok(Err(e)) => {
@@ -107,7 +143,7 @@ fn parse_source_timed(
         }
     };
     let t1 = thread_cpu_time();
-    let mut program = lower::lower(&unit, map, files, options)?;
+    let mut program = lower::lower(&unit, map, files, options, declared_only)?;
     crate::cfa::loops::mark_loop_heads(&mut program);
     drop(unit);
     Ok((
@@ -115,6 +151,8 @@ fn parse_source_timed(
         FrontendTimes {
             parse: t1.saturating_sub(t0),
             cfa: thread_cpu_time().saturating_sub(t1),
+            pruned_bytes: 0,
+            prune_fell_back: false,
         },
     ))
 }

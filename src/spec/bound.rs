@@ -771,7 +771,12 @@ int main(void) {
             Ok(a) => a,
             Err(e) => panic!("{e}"),
         };
-        let mut p = parse_source("t.c", SRC, &FrontendOptions::default()).unwrap();
+        // `wrapper` is not called: keep it for the exclusion test.
+        let options = FrontendOptions {
+            prune: false,
+            ..FrontendOptions::default()
+        };
+        let mut p = parse_source("t.c", SRC, &options).unwrap();
         let b = a.bind(&mut p);
         (p, b)
     }

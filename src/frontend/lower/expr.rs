@@ -941,6 +941,13 @@ impl<'a> Lowerer<'a> {
             Expression::Identifier(id) => match self.lookup(&id.node.name) {
                 Some(Symbol::Func(f)) => Some(f),
                 Some(_) => None,
+                None if self.declared_only && !is_builtin(&id.node.name) => {
+                    return Err(self.unsupported(
+                        &id.span,
+                        &format!("call of undeclared function `{}`", id.node.name),
+                        "the input must be complete preprocessed C",
+                    ))
+                }
                 None => Some(self.implicit_function(&id.node.name, pos)),
             },
             _ => None,
@@ -1351,6 +1358,13 @@ fn digits(b: &[u8], i: &mut usize, radix: u32, max: usize) -> u8 {
         *i += 1;
     }
     u32::from_str_radix(std::str::from_utf8(&b[start..*i]).unwrap_or("0"), radix).unwrap_or(0) as u8
+}
+
+/// Functions the compiler provides without a declaration.
+fn is_builtin(name: &str) -> bool {
+    ["__builtin_", "__sync_", "__atomic_"]
+        .iter()
+        .any(|p| name.starts_with(p))
 }
 
 #[cfg(test)]

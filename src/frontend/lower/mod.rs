@@ -55,6 +55,9 @@ pub(super) struct Lowerer<'a> {
     p: Program,
     map: LineMap,
     options: &'a FrontendOptions,
+    /// Calls of undeclared functions are errors instead of implicit
+    /// declarations (the text was pruned; see [`super::prune`]).
+    declared_only: bool,
     scopes: Vec<HashMap<String, Symbol>>,
     tags: Vec<HashMap<String, Tag>>,
     /// Names used as values other than as a direct callee (address-taken functions).
@@ -80,6 +83,7 @@ pub(super) fn lower(
     map: LineMap,
     files: Vec<String>,
     options: &FrontendOptions,
+    declared_only: bool,
 ) -> Result<Program> {
     let mut l = Lowerer {
         p: Program {
@@ -88,6 +92,7 @@ pub(super) fn lower(
         },
         map,
         options,
+        declared_only,
         scopes: vec![HashMap::new()],
         tags: vec![HashMap::new()],
         value_names: value_names(unit),

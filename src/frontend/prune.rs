@@ -1,0 +1,669 @@
+//! Lexical pruning of top-level items the entry function cannot name.
+//!
+//! An LDV module carries every header it was compiled with: thousands of
+//! static inline functions, prototypes and type definitions of which the
+//! environment model and the driver use a small part. Parsing them is most of
+//! the front end's time. This pass splits the comment-free text into
+//! top-level items (declarations ending in `;`, function definitions ending
+//! in their body's `}`) with a token scan, finds the names each item defines
+//! (declarator names, struct/union/enum tags, enumeration constants) and keeps
+//! the items reachable from the entry through the identifiers they mention.
+//!
+//! Soundness: an item nobody names cannot execute (a function's address needs
+//! its name, a variable's value too), so dropping it changes no behaviour. The
+//! name extraction is an over-approximation where it is easy to be one (all
+//! identifiers of a kept item count as references; an item defining nothing
+//! recognisable is kept). A name it misses would leave a reference without
+//! declaration: the caller ([`super::parse_source_timed`]) lowers the pruned
+//! text with undeclared functions as errors and falls back to the whole text
+//! on any parse or lowering error, so a miss costs time, never a verdict.
+//!
+//! Dropped text is replaced by its newlines and `#line` directives, so line
+//! numbers, directives and the columns of kept text stay as they were.
+
+use hashbrown::HashMap;
+
+/// The result of [`prune`]: the text to parse and what was left out.
+pub struct Pruned {
+    pub text: String,
+    /// Top-level items left out.
+    pub dropped_items: usize,
+    /// Bytes of text left out.
+    pub dropped_bytes: usize,
+}
+
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+enum Kind {
+    Ident(u32),
+    Punct(u8),
+    Literal,
+}
+
+#[derive(Clone, Copy, Debug)]
+struct Token {
+    kind: Kind,
+    start: u32,
+    end: u32,
+}
+
+/// One top-level item: a token range and, for a function definition, where
+/// its body starts.
+struct Item {
+    first: usize,
+    last: usize,
+    body: Option<usize>,
+}
+
+/// Prunes `text` (comment-free C) to the items reachable from `roots`.
+/// Returns `None` when every item is reachable or the text is too large for
+/// 32-bit offsets.
+pub fn prune(text: &str, roots: &[&str]) -> Option<Pruned> {
+    if text.len() >= u32::MAX as usize {
+        return None;
+    }
+    let mut names = Names::default();
+    let tokens = tokenize(text.as_bytes(), &mut names);
+    let items = split_items(&tokens);
+    let keywords = Keywords::new(&mut names);
+
+    // Which items define each name.
+    let mut defined_by: HashMap<u32, Vec<u32>> = HashMap::new();
+    let mut keep = vec![false; items.len()];
+    let mut work: Vec<u32> = Vec::new();
+    let mut defs = Vec::new();
+    for (i, item) in items.iter().enumerate() {
+        defs.clear();
+        item_defs(&tokens, item, &keywords, &mut defs);
+        if defs.is_empty() {
+            keep[i] = true;
+            work.push(i as u32);
+        }
+        for &d in &defs {
+            defined_by.entry(d).or_default().push(i as u32);
+        }
+    }
+    let mut reached = vec![false; names.len()];
+    let visit = |sym: u32, reached: &mut Vec<bool>, keep: &mut Vec<bool>, work: &mut Vec<u32>| {
+        if !std::mem::replace(&mut reached[sym as usize], true) {
+            for &i in defined_by.get(&sym).map(|v| v.as_slice()).unwrap_or(&[]) {
+                if !std::mem::replace(&mut keep[i as usize], true) {
+                    work.push(i);
+                }
+            }
+        }
+    };
+    for root in roots {
+        if let Some(sym) = names.get(root) {
+            visit(sym, &mut reached, &mut keep, &mut work);
+        }
+    }
+    while let Some(i) = work.pop() {
+        let item = &items[i as usize];
+        for t in &tokens[item.first..=item.last] {
+            if let Kind::Ident(sym) = t.kind {
+                visit(sym, &mut reached, &mut keep, &mut work);
+            }
+        }
+    }
+    if keep.iter().all(|&k| k) {
+        return None;
+    }
+
+    let bytes = text.as_bytes();
+    let mut out = Vec::with_capacity(text.len());
+    let mut copied = 0usize;
+    let mut dropped_items = 0;
+    let mut dropped_bytes = 0;
+    for (item, &kept) in items.iter().zip(&keep) {
+        if kept {
+            continue;
+        }
+        let a = tokens[item.first].start as usize;
+        let b = tokens[item.last].end as usize;
+        out.extend_from_slice(&bytes[copied..a]);
+        blank(&bytes[a..b], &mut out);
+        copied = b;
+        dropped_items += 1;
+        dropped_bytes += b - a;
+    }
+    out.extend_from_slice(&bytes[copied..]);
+    // Only whole tokens (ASCII delimited) were replaced by ASCII bytes.
+    let text = String::from_utf8(out).ok()?;
+    Some(Pruned {
+        text,
+        dropped_items,
+        dropped_bytes,
+    })
+}
+
+/// Writes the replacement of dropped text: its newlines and directive lines,
+/// and spaces for the part after its last newline (columns of what follows).
+fn blank(dropped: &[u8], out: &mut Vec<u8>) {
+    let tail = dropped
+        .iter()
+        .rposition(|&c| c == b'\n')
+        .map_or(0, |i| i + 1);
+    let mut line_start = 0;
+    for (i, &c) in dropped[..tail].iter().enumerate() {
+        if c == b'\n' {
+            let line = &dropped[line_start..i];
+            if line_start > 0 && line.trim_ascii_start().first() == Some(&b'#') {
+                out.extend_from_slice(line);
+            }
+            out.push(b'\n');
+            line_start = i + 1;
+        }
+    }
+    out.resize(out.len() + (dropped.len() - tail), b' ');
+}
+
+#[derive(Default)]
+struct Names<'a> {
+    index: HashMap<&'a str, u32>,
+}
+
+impl<'a> Names<'a> {
+    fn intern(&mut self, s: &'a str) -> u32 {
+        let n = self.index.len() as u32;
+        *self.index.entry(s).or_insert(n)
+    }
+    fn get(&self, s: &str) -> Option<u32> {
+        self.index.get(s).copied()
+    }
+    fn len(&self) -> usize {
+        self.index.len()
+    }
+}
+
+fn is_ident_start(c: u8) -> bool {
+    c.is_ascii_alphabetic() || c == b'_' || c == b'$'
+}
+
+fn is_ident_char(c: u8) -> bool {
+    c.is_ascii_alphanumeric() || c == b'_' || c == b'$'
+}
+
+/// Splits comment-free C into identifiers, punctuation and literals;
+/// preprocessor directive lines are skipped.
+fn tokenize<'a>(b: &'a [u8], names: &mut Names<'a>) -> Vec<Token> {
+    let mut tokens = Vec::with_capacity(b.len() / 6);
+    let mut i = 0;
+    let mut line_start = true;
+    while i < b.len() {
+        let c = b[i];
+        let start = i;
+        let kind = match c {
+            b'\n' => {
+                line_start = true;
+                i += 1;
+                continue;
+            }
+            b' ' | b'\t' | b'\r' | 0x0b | 0x0c => {
+                i += 1;
+                continue;
+            }
+            b'#' if line_start => {
+                while i < b.len() && b[i] != b'\n' {
+                    i += 1;
+                }
+                continue;
+            }
+            b'"' | b'\'' => {
+                i += 1;
+                while i < b.len() && b[i] != c && b[i] != b'\n' {
+                    i += if b[i] == b'\\' { 2 } else { 1 };
+                }
+                i = (i + 1).min(b.len());
+                Kind::Literal
+            }
+            _ if is_ident_start(c) => {
+                while i < b.len() && is_ident_char(b[i]) {
+                    i += 1;
+                }
+                // Only ASCII bytes were consumed, so this is a char boundary.
+                let s = std::str::from_utf8(&b[start..i]).unwrap_or("");
+                Kind::Ident(names.intern(s))
+            }
+            b'0'..=b'9' => {
+                while i < b.len() {
+                    let d = b[i];
+                    let sign =
+                        (d == b'+' || d == b'-') && matches!(b[i - 1], b'e' | b'E' | b'p' | b'P');
+                    if is_ident_char(d) || d == b'.' || sign {
+                        i += 1;
+                    } else {
+                        break;
+                    }
+                }
+                Kind::Literal
+            }
+            _ if c.is_ascii() => {
+                i += 1;
+                Kind::Punct(c)
+            }
+            _ => {
+                // A non-ASCII byte outside literals: part of an identifier
+                // in extended C; treat the run as one literal token.
+                while i < b.len() && !b[i].is_ascii() {
+                    i += 1;
+                }
+                Kind::Literal
+            }
+        };
+        line_start = false;
+        tokens.push(Token {
+            kind,
+            start: start as u32,
+            end: i as u32,
+        });
+    }
+    tokens
+}
+
+/// Splits the tokens into top-level items.
+fn split_items(tokens: &[Token]) -> Vec<Item> {
+    let mut items = Vec::new();
+    let mut first = 0;
+    let (mut parens, mut braces) = (0usize, 0usize);
+    let mut assigned = false;
+    let mut body = None;
+    for (i, t) in tokens.iter().enumerate() {
+        let mut end = false;
+        match t.kind {
+            Kind::Punct(b'(' | b'[') => parens += 1,
+            Kind::Punct(b')' | b']') => parens = parens.saturating_sub(1),
+            Kind::Punct(b'=') if parens == 0 && braces == 0 => assigned = true,
+            Kind::Punct(b'{') => {
+                if parens == 0
+                    && braces == 0
+                    && !assigned
+                    && i > first
+                    && tokens[i - 1].kind == Kind::Punct(b')')
+                {
+                    body = Some(i);
+                }
+                braces += 1;
+            }
+            Kind::Punct(b'}') => {
+                braces = braces.saturating_sub(1);
+                end = braces == 0 && parens == 0 && body.is_some();
+            }
+            Kind::Punct(b';') => end = braces == 0 && parens == 0,
+            _ => {}
+        }
+        if end {
+            items.push(Item {
+                first,
+                last: i,
+                body: body.take(),
+            });
+            first = i + 1;
+            assigned = false;
+        }
+    }
+    if first < tokens.len() {
+        items.push(Item {
+            first,
+            last: tokens.len() - 1,
+            body,
+        });
+    }
+    items
+}
+
+/// The identifiers that matter to name extraction.
+struct Keywords {
+    /// C and GNU keywords: never a declarator name.
+    reserved: Vec<bool>,
+    /// `struct`, `union`, `enum`.
+    tag_kw: [u32; 3],
+    /// Keywords followed by a parenthesised group that declares nothing.
+    group_kw: Vec<u32>,
+}
+
+const RESERVED: &[&str] = &[
+    "auto",
+    "break",
+    "case",
+    "char",
+    "const",
+    "continue",
+    "default",
+    "do",
+    "double",
+    "else",
+    "enum",
+    "extern",
+    "float",
+    "for",
+    "goto",
+    "if",
+    "inline",
+    "int",
+    "long",
+    "register",
+    "restrict",
+    "return",
+    "short",
+    "signed",
+    "sizeof",
+    "static",
+    "struct",
+    "switch",
+    "typedef",
+    "union",
+    "unsigned",
+    "void",
+    "volatile",
+    "while",
+    "_Alignas",
+    "_Alignof",
+    "_Atomic",
+    "_Bool",
+    "_Complex",
+    "_Generic",
+    "_Imaginary",
+    "_Noreturn",
+    "_Static_assert",
+    "_Thread_local",
+    "__const",
+    "__const__",
+    "__inline",
+    "__inline__",
+    "__restrict",
+    "__restrict__",
+    "__signed",
+    "__signed__",
+    "__volatile",
+    "__volatile__",
+    "__extension__",
+    "__label__",
+    "__thread",
+    "__int128",
+    "__complex__",
+    "__real__",
+    "__imag__",
+    "__builtin_va_list",
+    "_Float128",
+    "__float128",
+    "_Float64",
+    "_Float32",
+    "__auto_type",
+];
+
+const GROUP: &[&str] = &[
+    "__attribute__",
+    "__attribute",
+    "__asm__",
+    "__asm",
+    "asm",
+    "__typeof__",
+    "__typeof",
+    "typeof",
+    "__declspec",
+    "__alignof__",
+    "__alignof",
+    "_Alignas",
+    "_Static_assert",
+];
+
+impl Keywords {
+    fn new(names: &mut Names<'_>) -> Self {
+        let mut ids = |list: &[&'static str]| -> Vec<u32> {
+            list.iter().map(|k| names.intern(k)).collect::<Vec<_>>()
+        };
+        let reserved_ids = ids(RESERVED);
+        let group_kw = ids(GROUP);
+        let tag_kw = [
+            names.intern("struct"),
+            names.intern("union"),
+            names.intern("enum"),
+        ];
+        let mut reserved = vec![false; names.len()];
+        for &k in reserved_ids.iter().chain(&group_kw) {
+            reserved[k as usize] = true;
+        }
+        Keywords {
+            reserved,
+            tag_kw,
+            group_kw,
+        }
+    }
+
+    fn is_reserved(&self, sym: u32) -> bool {
+        self.reserved.get(sym as usize).copied().unwrap_or(false)
+    }
+}
+
+/// The index of the token that closes the group opened at `open`.
+fn close_of(tokens: &[Token], open: usize, end: usize) -> usize {
+    let mut depth = 0usize;
+    for (j, t) in tokens.iter().enumerate().take(end + 1).skip(open) {
+        match t.kind {
+            Kind::Punct(b'(' | b'[' | b'{') => depth += 1,
+            Kind::Punct(b')' | b']' | b'}') => {
+                depth = depth.saturating_sub(1);
+                if depth == 0 {
+                    return j;
+                }
+            }
+            _ => {}
+        }
+    }
+    end
+}
+
+/// The names an item defines at file scope: declarator names, tags with a
+/// body (or forward-declared), and enumeration constants.
+fn item_defs(tokens: &[Token], item: &Item, kw: &Keywords, defs: &mut Vec<u32>) {
+    // The declaration part: a function definition's head, or the whole item.
+    let end = item.body.map_or(item.last, |b| b.saturating_sub(1));
+    let punct = |j: usize| match tokens.get(j) {
+        Some(Token {
+            kind: Kind::Punct(p),
+            ..
+        }) if j <= item.last => Some(*p),
+        _ => None,
+    };
+    // Tags and enumeration constants, nested ones included.
+    for j in item.first..=end {
+        let Kind::Ident(sym) = tokens[j].kind else {
+            continue;
+        };
+        if !kw.tag_kw.contains(&sym) {
+            continue;
+        }
+        let mut k = j + 1;
+        while let Some(Kind::Ident(s)) = tokens.get(k).filter(|_| k <= end).map(|t| t.kind) {
+            if kw.group_kw.contains(&s) && punct(k + 1) == Some(b'(') {
+                k = close_of(tokens, k + 1, end) + 1;
+            } else {
+                break;
+            }
+        }
+        let tag = match tokens.get(k).map(|t| t.kind) {
+            Some(Kind::Ident(s)) if k <= end && !kw.is_reserved(s) => {
+                k += 1;
+                Some(s)
+            }
+            _ => None,
+        };
+        match punct(k) {
+            Some(b'{') => {
+                defs.extend(tag);
+                if sym == kw.tag_kw[2] {
+                    enum_constants(tokens, k, close_of(tokens, k, end), kw, defs);
+                }
+            }
+            Some(b';') => defs.extend(tag),
+            _ => {}
+        }
+    }
+    // Declarator names: the first identifier of each declarator that is
+    // followed by what may follow a declarator's name.
+    let mut j = item.first;
+    let mut expect_name = true;
+    let mut depth = 0usize;
+    while j <= end {
+        match tokens[j].kind {
+            Kind::Ident(sym) if kw.tag_kw.contains(&sym) => {
+                // Skip the tag; a body is skipped by the brace rule below.
+                j += 1;
+                if let Some(Kind::Ident(s)) = tokens.get(j).map(|t| t.kind) {
+                    if !kw.group_kw.contains(&s) {
+                        j += 1;
+                    }
+                }
+                continue;
+            }
+            Kind::Ident(sym) if kw.group_kw.contains(&sym) && punct(j + 1) == Some(b'(') => {
+                j = close_of(tokens, j + 1, end) + 1;
+                continue;
+            }
+            Kind::Ident(sym) if expect_name && !kw.is_reserved(sym) => {
+                let follows_name = match tokens.get(j + 1).filter(|_| j < end) {
+                    None => true,
+                    Some(t) => match t.kind {
+                        Kind::Punct(p) => b")[(=,;:{".contains(&p),
+                        Kind::Ident(s) => kw.group_kw.contains(&s),
+                        Kind::Literal => false,
+                    },
+                };
+                if follows_name {
+                    defs.push(sym);
+                    expect_name = false;
+                }
+            }
+            Kind::Punct(b'{') => {
+                // A struct/union/enum body or an initializer.
+                j = close_of(tokens, j, end) + 1;
+                continue;
+            }
+            Kind::Punct(b'(' | b'[') => depth += 1,
+            Kind::Punct(b')' | b']') => depth = depth.saturating_sub(1),
+            Kind::Punct(b'=') if depth == 0 => {
+                // Skip the initializer up to the next declarator.
+                j += 1;
+                let mut d = 0usize;
+                while j <= end {
+                    match tokens[j].kind {
+                        Kind::Punct(b'(' | b'[' | b'{') => d += 1,
+                        Kind::Punct(b')' | b']' | b'}') => d = d.saturating_sub(1),
+                        Kind::Punct(b',' | b';') if d == 0 => break,
+                        _ => {}
+                    }
+                    j += 1;
+                }
+                continue;
+            }
+            Kind::Punct(b',') if depth == 0 => expect_name = true,
+            _ => {}
+        }
+        j += 1;
+    }
+}
+
+/// Enumeration constants of the enum body `open..=close`.
+fn enum_constants(tokens: &[Token], open: usize, close: usize, kw: &Keywords, defs: &mut Vec<u32>) {
+    let mut expect = true;
+    let mut depth = 0usize;
+    for t in &tokens[open + 1..close] {
+        match t.kind {
+            Kind::Ident(s) if expect && depth == 0 && !kw.is_reserved(s) => {
+                defs.push(s);
+                expect = false;
+            }
+            Kind::Punct(b'(' | b'[' | b'{') => depth += 1,
+            Kind::Punct(b')' | b']' | b'}') => depth = depth.saturating_sub(1),
+            Kind::Punct(b',') if depth == 0 => expect = true,
+            _ => {}
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn kept(src: &str) -> String {
+        match prune(src, &["main"]) {
+            Some(p) => {
+                assert_eq!(p.text.matches('\n').count(), src.matches('\n').count());
+                p.text.split_whitespace().collect::<Vec<_>>().join(" ")
+            }
+            None => src.split_whitespace().collect::<Vec<_>>().join(" "),
+        }
+    }
+
+    #[test]
+    fn unreachable_functions_and_types_are_dropped() {
+        let src = "typedef int u32;\ntypedef long unused_t;\n\
+                   struct s { u32 a; };\nstruct t { int b; };\n\
+                   static int helper(struct s *p) { return p->a; }\n\
+                   static int dead(struct t *q) { return q->b; }\n\
+                   int main(void) { struct s x; return helper(&x); }\n";
+        let k = kept(src);
+        assert!(k.contains("typedef int u32;"), "{k}");
+        assert!(k.contains("struct s { u32 a; };"));
+        assert!(k.contains("helper"));
+        assert!(!k.contains("dead"));
+        assert!(!k.contains("struct t"));
+        assert!(!k.contains("unused_t"));
+    }
+
+    #[test]
+    fn declarators_of_every_shape_define_their_names() {
+        let src = "int (*fp)(int a);\nint x, *y, z[3] = {1, 2, 3}, (*w)(int);\n\
+                   typedef void (*handler_t)(int);\n\
+                   static int __attribute__((section(\"s\"))) g(void) { return 1; }\n\
+                   enum e { A, B = 2, C };\n\
+                   struct outer { struct inner { int i; } in; enum { D, E } k; };\n\
+                   int main(void) { handler_t h; return fp(x) + *y + z[0] + w(1) + g() + C + E; }\n";
+        let mut names = Names::default();
+        let tokens = tokenize(src.as_bytes(), &mut names);
+        let items = split_items(&tokens);
+        let kw = Keywords::new(&mut names);
+        let defs_of = |i: usize| {
+            let mut d = Vec::new();
+            item_defs(&tokens, &items[i], &kw, &mut d);
+            let mut v: Vec<&str> = d
+                .iter()
+                .map(|s| *names.index.iter().find(|(_, &v)| v == *s).unwrap().0)
+                .collect();
+            v.sort();
+            v
+        };
+        assert_eq!(items.len(), 7);
+        assert_eq!(defs_of(0), vec!["fp"]);
+        assert_eq!(defs_of(1), vec!["w", "x", "y", "z"]);
+        assert_eq!(defs_of(2), vec!["handler_t"]);
+        assert_eq!(defs_of(3), vec!["g"]);
+        assert_eq!(defs_of(4), vec!["A", "B", "C", "e"]);
+        assert_eq!(defs_of(5), vec!["D", "E", "inner", "outer"]);
+        assert_eq!(defs_of(6), vec!["main"]);
+        assert!(prune(src, &["main"]).is_none(), "everything is reachable");
+    }
+
+    #[test]
+    fn dropped_text_keeps_lines_directives_and_columns() {
+        let src = "int dead(void) {\n# 7 \"h.h\"\n  return 0;\n}  int main(void) { return 0; }\n";
+        let p = prune(src, &["main"]).unwrap();
+        assert_eq!(p.dropped_items, 1);
+        assert!(p.text.len() <= src.len());
+        let lines: Vec<&str> = p.text.split('\n').collect();
+        assert_eq!(lines[1], "# 7 \"h.h\"");
+        assert_eq!(
+            lines[3].find("int main"),
+            src.split('\n').nth(3).unwrap().find("int main")
+        );
+    }
+
+    #[test]
+    fn items_without_names_are_kept_and_compound_literals_do_not_end_items() {
+        let src = "__asm__(\".globl x\");\nstruct p { int a, b; };\n\
+                   static struct p q = (struct p){1, 2};\nint main(void) { return q.a; }\n";
+        let k = kept(src);
+        assert!(k.contains("__asm__"));
+        assert!(k.contains("(struct p){1, 2};"));
+    }
+}
