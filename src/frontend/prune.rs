@@ -97,11 +97,17 @@ pub fn prune(text: &str, roots: &[&str]) -> Option<Pruned> {
             visit(sym, &mut reached, &mut keep, &mut work);
         }
     }
+    let mut members = Vec::new();
     while let Some(i) = work.pop() {
         let item = &items[i as usize];
-        for t in &tokens[item.first..=item.last] {
-            if let Kind::Ident(sym) = t.kind {
-                visit(sym, &mut reached, &mut keep, &mut work);
+        members.clear();
+        member_declarators(&tokens, item, &keywords, &mut members);
+        members.sort_unstable();
+        for k in item.first..=item.last {
+            if let Kind::Ident(sym) = tokens[k].kind {
+                if !is_member_name(&tokens, k) && members.binary_search(&k).is_err() {
+                    visit(sym, &mut reached, &mut keep, &mut work);
+                }
             }
         }
     }
@@ -134,6 +140,23 @@ pub fn prune(text: &str, roots: &[&str]) -> Option<Pruned> {
         dropped_items,
         dropped_bytes,
     })
+}
+
+/// Whether the identifier at `k` follows `.` or `->`: a member or
+/// designator name, which names nothing at file scope.
+fn is_member_name(tokens: &[Token], k: usize) -> bool {
+    match k.checked_sub(1).map(|p| tokens[p]) {
+        Some(Token {
+            kind: Kind::Punct(b'.'),
+            ..
+        }) => true,
+        Some(Token {
+            kind: Kind::Punct(b'>'),
+            start,
+            ..
+        }) => k >= 2 && tokens[k - 2].kind == Kind::Punct(b'-') && tokens[k - 2].end == start,
+        _ => false,
+    }
 }
 
 /// Writes the replacement of dropped text: its newlines and directive lines,
@@ -499,9 +522,33 @@ fn item_defs(tokens: &[Token], item: &Item, kw: &Keywords, defs: &mut Vec<u32>) 
             _ => {}
         }
     }
-    // Declarator names: the first identifier of each declarator that is
-    // followed by what may follow a declarator's name.
-    let mut j = item.first;
+    let mut names = Vec::new();
+    declarator_names(tokens, item.first, end, kw, &mut names);
+    defs.extend(names.iter().filter_map(|&j| match tokens[j].kind {
+        Kind::Ident(sym) => Some(sym),
+        _ => None,
+    }));
+}
+
+/// The token indices of the declarator names in `from..=end`: the first
+/// identifier of each declarator that is followed by what may follow a
+/// declarator's name. Declarations are separated by `;`, declarators by `,`;
+/// bodies and initializers are skipped.
+fn declarator_names(
+    tokens: &[Token],
+    from: usize,
+    end: usize,
+    kw: &Keywords,
+    out: &mut Vec<usize>,
+) {
+    let punct = |j: usize| match tokens.get(j) {
+        Some(Token {
+            kind: Kind::Punct(p),
+            ..
+        }) if j <= end => Some(*p),
+        _ => None,
+    };
+    let mut j = from;
     let mut expect_name = true;
     let mut depth = 0usize;
     while j <= end {
@@ -530,7 +577,7 @@ fn item_defs(tokens: &[Token], item: &Item, kw: &Keywords, defs: &mut Vec<u32>) 
                     },
                 };
                 if follows_name {
-                    defs.push(sym);
+                    out.push(j);
                     expect_name = false;
                 }
             }
@@ -556,10 +603,39 @@ fn item_defs(tokens: &[Token], item: &Item, kw: &Keywords, defs: &mut Vec<u32>) 
                 }
                 continue;
             }
-            Kind::Punct(b',') if depth == 0 => expect_name = true,
+            Kind::Punct(b',' | b';') if depth == 0 => expect_name = true,
             _ => {}
         }
         j += 1;
+    }
+}
+
+/// The token indices of member names declared in the struct and union
+/// bodies of `item`: they name nothing at file scope.
+fn member_declarators(tokens: &[Token], item: &Item, kw: &Keywords, out: &mut Vec<usize>) {
+    for j in item.first..=item.last {
+        let Kind::Ident(sym) = tokens[j].kind else {
+            continue;
+        };
+        if sym != kw.tag_kw[0] && sym != kw.tag_kw[1] {
+            continue;
+        }
+        let mut k = j + 1;
+        while k <= item.last {
+            match tokens[k].kind {
+                Kind::Ident(s) if kw.group_kw.contains(&s) => {
+                    k = close_of(tokens, k + 1, item.last) + 1;
+                }
+                Kind::Ident(s) if !kw.is_reserved(s) => k += 1,
+                _ => break,
+            }
+        }
+        if k <= item.last && tokens[k].kind == Kind::Punct(b'{') {
+            let close = close_of(tokens, k, item.last);
+            if close > k + 1 {
+                declarator_names(tokens, k + 1, close - 1, kw, out);
+            }
+        }
     }
 }
 
@@ -656,6 +732,18 @@ mod tests {
             lines[3].find("int main"),
             src.split('\n').nth(3).unwrap().find("int main")
         );
+    }
+
+    #[test]
+    fn member_names_do_not_keep_functions_of_the_same_name() {
+        let src = "struct s { int (*open)(void); int n; };\n\
+                   int open(void) { return 1; }\nint n(void) { return 2; }\n\
+                   struct s v = { .n = 1 };\n\
+                   int main(void) { struct s *p = &v; return p->open() + v.n; }\n";
+        let k = kept(src);
+        assert!(!k.contains("int open(void)"), "{k}");
+        assert!(!k.contains("int n(void)"), "{k}");
+        assert!(k.contains("struct s v"));
     }
 
     #[test]
