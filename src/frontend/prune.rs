@@ -571,7 +571,9 @@ fn declarator_names(
                 let follows_name = match tokens.get(j + 1).filter(|_| j < end) {
                     None => true,
                     Some(t) => match t.kind {
-                        Kind::Punct(p) => b")[(=,;:{".contains(&p),
+                        // `T (*name)(...)`: a type, then a parenthesised declarator.
+                        Kind::Punct(b'(') => punct(j + 2) != Some(b'*'),
+                        Kind::Punct(p) => b")[=,;:{".contains(&p),
                         Kind::Ident(s) => kw.group_kw.contains(&s),
                         Kind::Literal => false,
                     },
@@ -689,7 +691,7 @@ mod tests {
 
     #[test]
     fn declarators_of_every_shape_define_their_names() {
-        let src = "int (*fp)(int a);\nint x, *y, z[3] = {1, 2, 3}, (*w)(int);\n\
+        let src = "typedef long ssize_t;\nssize_t (*fp)(int a);\nint x, *y, z[3] = {1, 2, 3}, (*w)(int);\n\
                    typedef void (*handler_t)(int);\n\
                    static int __attribute__((section(\"s\"))) g(void) { return 1; }\n\
                    enum e { A, B = 2, C };\n\
@@ -709,14 +711,15 @@ mod tests {
             v.sort();
             v
         };
-        assert_eq!(items.len(), 7);
-        assert_eq!(defs_of(0), vec!["fp"]);
-        assert_eq!(defs_of(1), vec!["w", "x", "y", "z"]);
-        assert_eq!(defs_of(2), vec!["handler_t"]);
-        assert_eq!(defs_of(3), vec!["g"]);
-        assert_eq!(defs_of(4), vec!["A", "B", "C", "e"]);
-        assert_eq!(defs_of(5), vec!["D", "E", "inner", "outer"]);
-        assert_eq!(defs_of(6), vec!["main"]);
+        assert_eq!(items.len(), 8);
+        assert_eq!(defs_of(0), vec!["ssize_t"]);
+        assert_eq!(defs_of(1), vec!["fp"]);
+        assert_eq!(defs_of(2), vec!["w", "x", "y", "z"]);
+        assert_eq!(defs_of(3), vec!["handler_t"]);
+        assert_eq!(defs_of(4), vec!["g"]);
+        assert_eq!(defs_of(5), vec!["A", "B", "C", "e"]);
+        assert_eq!(defs_of(6), vec!["D", "E", "inner", "outer"]);
+        assert_eq!(defs_of(7), vec!["main"]);
         assert!(prune(src, &["main"]).is_none(), "everything is reachable");
     }
 
@@ -736,7 +739,7 @@ mod tests {
 
     #[test]
     fn member_names_do_not_keep_functions_of_the_same_name() {
-        let src = "struct s { int (*open)(void); int n; };\n\
+        let src = "typedef long ssize_t;\nstruct s { ssize_t (*open)(void); int n; };\n\
                    int open(void) { return 1; }\nint n(void) { return 2; }\n\
                    struct s v = { .n = 1 };\n\
                    int main(void) { struct s *p = &v; return p->open() + v.n; }\n";
@@ -744,6 +747,10 @@ mod tests {
         assert!(!k.contains("int open(void)"), "{k}");
         assert!(!k.contains("int n(void)"), "{k}");
         assert!(k.contains("struct s v"));
+        assert!(
+            k.contains("typedef long ssize_t;"),
+            "a member's type is a reference"
+        );
     }
 
     #[test]
