@@ -55,8 +55,8 @@ struct Item {
 }
 
 /// Prunes `text` (comment-free C) to the items reachable from `roots`.
-/// Returns `None` when every item is reachable or the text is too large for
-/// 32-bit offsets.
+/// Returns `None` when every item is reachable, no root occurs in the text,
+/// or the text is too large for 32-bit offsets.
 pub fn prune(text: &str, roots: &[&str]) -> Option<Pruned> {
     if text.len() >= u32::MAX as usize {
         return None;
@@ -92,10 +92,12 @@ pub fn prune(text: &str, roots: &[&str]) -> Option<Pruned> {
             }
         }
     };
-    for root in roots {
-        if let Some(sym) = names.get(root) {
-            visit(sym, &mut reached, &mut keep, &mut work);
-        }
+    let roots: Vec<u32> = roots.iter().filter_map(|r| names.get(r)).collect();
+    if roots.is_empty() {
+        return None;
+    }
+    for sym in roots {
+        visit(sym, &mut reached, &mut keep, &mut work);
     }
     let mut members = Vec::new();
     while let Some(i) = work.pop() {
@@ -751,6 +753,11 @@ mod tests {
             k.contains("typedef long ssize_t;"),
             "a member's type is a reference"
         );
+    }
+
+    #[test]
+    fn without_the_entry_nothing_is_pruned() {
+        assert!(prune("int f(void) { return 0; }\n", &["main"]).is_none());
     }
 
     #[test]
