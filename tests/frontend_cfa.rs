@@ -298,11 +298,33 @@ fn top_level_items_the_entry_cannot_name_are_left_out() {
 }
 
 #[test]
-fn a_name_the_pruning_misses_falls_back_to_the_whole_text() {
-    // `foo_t (x);` declares x: the name scan takes foo_t for the declarator,
-    // so the pruned text lacks x and the whole text is parsed instead.
-    let src = "typedef int foo_t;\nfoo_t (x);\nint main(void) { return x; }\n";
+fn an_error_of_the_pruned_text_falls_back_to_the_whole_text() {
+    // A call of an undeclared function is an error in the pruned text (the
+    // declaration might have been left out); the whole text is parsed and
+    // the function is declared implicitly, as without pruning.
+    let src = "static int dead(void) { return 0; }\nint main(void) { return undeclared(1); }\n";
     let (p, times) = parse_source_timed("t.c", src, &FrontendOptions::default()).unwrap();
     assert!(times.prune_fell_back);
-    assert!(p.vars.iter().any(|v| v.name == "x"));
+    assert!(p.func_by_name("undeclared").is_some());
+    assert!(
+        p.func_by_name("dead").is_some(),
+        "the whole text was parsed"
+    );
+}
+
+#[test]
+fn functions_whose_address_is_taken_anywhere_stay_pointer_call_candidates() {
+    // `setup` is not reachable from main, but the object main gets from the
+    // environment may have been filled by it: `target` stays a candidate.
+    let src = "struct ops { int (*cb)(void); };\n\
+               static int target(void) { return 1; }\n\
+               static int unused(void) { return 2; }\n\
+               static void setup(struct ops *o) { o->cb = target; }\n\
+               extern struct ops *get_ops(void);\n\
+               int main(void) { return get_ops()->cb(); }\n";
+    let (p, times) = parse_source_timed("t.c", src, &FrontendOptions::default()).unwrap();
+    assert!(times.pruned_bytes > 0, "unused is left out");
+    assert!(p.func_by_name("unused").is_none());
+    let f = p.func_by_name("target").expect("target is kept");
+    assert!(p.func(f).address_taken);
 }

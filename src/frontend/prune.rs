@@ -10,7 +10,10 @@
 //! the items reachable from the entry through the identifiers they mention.
 //!
 //! Soundness: an item nobody names cannot execute (a function's address needs
-//! its name, a variable's value too), so dropping it changes no behaviour. The
+//! its name, a variable's value too), so dropping it changes no behaviour.
+//! Items that use a function name other than as a callee are kept whatever
+//! names them, so the candidates of calls through pointers (every function
+//! whose address is taken) are those of the whole text. The
 //! name extraction is an over-approximation where it is easy to be one (all
 //! identifiers of a kept item count as references; an item defining nothing
 //! recognisable is kept). A name it misses would leave a reference without
@@ -66,15 +69,26 @@ pub fn prune(text: &str, roots: &[&str]) -> Option<Pruned> {
     let items = split_items(&tokens);
     let keywords = Keywords::new(&mut names);
 
+    // Function names: every identifier directly followed by `(`.
+    let mut is_function = vec![false; names.len()];
+    for w in tokens.windows(2) {
+        if let (Kind::Ident(s), Kind::Punct(b'(')) = (w[0].kind, w[1].kind) {
+            is_function[s as usize] = !keywords.is_reserved(s);
+        }
+    }
+
     // Which items define each name.
     let mut defined_by: HashMap<u32, Vec<u32>> = HashMap::new();
     let mut keep = vec![false; items.len()];
     let mut work: Vec<u32> = Vec::new();
     let mut defs = Vec::new();
+    let mut members = Vec::new();
     for (i, item) in items.iter().enumerate() {
         defs.clear();
         item_defs(&tokens, item, &keywords, &mut defs);
-        if defs.is_empty() {
+        if defs.is_empty()
+            || takes_function_address(&tokens, item, &keywords, &is_function, &mut members)
+        {
             keep[i] = true;
             work.push(i as u32);
         }
@@ -99,7 +113,6 @@ pub fn prune(text: &str, roots: &[&str]) -> Option<Pruned> {
     for sym in roots {
         visit(sym, &mut reached, &mut keep, &mut work);
     }
-    let mut members = Vec::new();
     while let Some(i) = work.pop() {
         let item = &items[i as usize];
         members.clear();
@@ -142,6 +155,42 @@ pub fn prune(text: &str, roots: &[&str]) -> Option<Pruned> {
         dropped_items,
         dropped_bytes,
     })
+}
+
+/// Whether `item` uses a function name other than as a callee: it may take
+/// the function's address. Such items are always kept, so every function
+/// whose address the module takes anywhere stays a candidate of calls
+/// through pointers: LDV's environment models hand the driver objects that
+/// other entry points filled with the module's function pointers.
+fn takes_function_address(
+    tokens: &[Token],
+    item: &Item,
+    kw: &Keywords,
+    is_function: &[bool],
+    members: &mut Vec<usize>,
+) -> bool {
+    let mut scanned = false;
+    for k in item.first..=item.last {
+        let Kind::Ident(sym) = tokens[k].kind else {
+            continue;
+        };
+        if !is_function[sym as usize]
+            || tokens.get(k + 1).map(|t| t.kind) == Some(Kind::Punct(b'('))
+            || is_member_name(tokens, k)
+        {
+            continue;
+        }
+        if !scanned {
+            members.clear();
+            member_declarators(tokens, item, kw, members);
+            members.sort_unstable();
+            scanned = true;
+        }
+        if members.binary_search(&k).is_err() {
+            return true;
+        }
+    }
+    false
 }
 
 /// Whether the identifier at `k` follows `.` or `->`: a member or
@@ -753,6 +802,23 @@ mod tests {
             k.contains("typedef long ssize_t;"),
             "a member's type is a reference"
         );
+    }
+
+    #[test]
+    fn items_taking_a_function_address_are_kept() {
+        let src = "struct ops { int (*cb)(void); };\n\
+                   static int target(void) { return 1; }\n\
+                   static int other(void) { return 2; }\n\
+                   static struct ops table = { .cb = target };\n\
+                   static void setup(struct ops *o) { o->cb = other; }\n\
+                   static int unused(void) { return 3; }\n\
+                   int main(void) { return 0; }\n";
+        let k = kept(src);
+        assert!(k.contains("struct ops table"), "{k}");
+        assert!(k.contains("int target(void)"), "{k}");
+        assert!(k.contains("o->cb = other"), "{k}");
+        assert!(k.contains("int other(void)"), "{k}");
+        assert!(!k.contains("unused"), "{k}");
     }
 
     #[test]
