@@ -104,3 +104,31 @@ fn an_error_behind_a_constant_bound_loop_is_found_under_explicit_values() {
         .count();
     assert_eq!(in_loop, 60, "every iteration is on the path");
 }
+
+#[test]
+fn a_call_through_a_pointer_keeps_candidates_whose_address_unreachable_code_takes() {
+    // With a time limit, the bug-hunting variant (only `good` is a
+    // candidate) runs first and finds no error; its TRUE must not be
+    // reported: the module itself reaches ERROR through `bad`.
+    let (ok, j, err) = verify(&prog("pointer_candidate_false.c"), &["--time-limit", "10"]);
+    assert!(ok, "{err}");
+    assert_eq!(j["properties"][0]["verdict"], "false", "{j}");
+    let partitions = j["stats"]["partitions"].as_array().unwrap();
+    assert_eq!(
+        partitions.len(),
+        2,
+        "the bug-hunting run and the module's run: {j}"
+    );
+    let (ok, j, err) = verify(&prog("pointer_candidate_false.c"), &[]);
+    assert!(ok, "{err}");
+    assert_eq!(j["properties"][0]["verdict"], "false", "{j}");
+}
+
+#[test]
+fn an_error_the_bug_hunting_variant_finds_is_reported_without_a_second_run() {
+    let (ok, j, err) = verify(&prog("hunt_false.c"), &["--time-limit", "10"]);
+    assert!(ok, "{err}");
+    assert_eq!(j["properties"][0]["verdict"], "false", "{j}");
+    let partitions = j["stats"]["partitions"].as_array().unwrap();
+    assert_eq!(partitions.len(), 1, "only the bug-hunting run: {j}");
+}
