@@ -6,20 +6,14 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 use std::time::Duration;
 
-use crate::algorithm::loom_analysis::Work;
 use crate::algorithm::sdc::{process_cpu_time, RefinementRule, Strategy, StrategyConfig};
-use crate::algorithm::verify::{
-    automaton_property, verify, Mode, Verification, VerifySettings, ANALYSIS,
-};
-use crate::cfa::Program;
+use crate::algorithm::verify::{automaton_property, verify, Mode, VerifySettings, ANALYSIS};
 use crate::cpa::predicate::abstraction::PredicateScope;
-use crate::frontend::{parse_file_bug_hunting, parse_file_timed, FrontendOptions};
-use crate::report::{peak_rss_mb, PropertyResult, RunReport, Stats, Verdict};
+use crate::frontend::{parse_file_timed, FrontendOptions};
+use crate::report::{peak_rss_mb, RunReport, Stats};
 use crate::spec::automaton::SpecAutomaton;
-use crate::spec::bound::BoundAutomaton;
 use crate::spec::{library, prp, Property};
 use crate::{Error, Result};
-use hashbrown::HashMap;
 
 #[derive(Clone, Copy, clap::ValueEnum)]
 enum Format {
@@ -143,13 +137,23 @@ pub fn run(args: VerifyArgs) -> Result<ExitCode> {
         .clone()
         .or_else(|| props.iter().find_map(|p| p.entry.clone()))
         .unwrap_or_else(|| "main".into());
-    let frontend = FrontendOptions {
-        entry,
-        ..FrontendOptions::default()
-    };
-    let (mut program, times) = parse_file_timed(&args.file, &frontend)?;
-    let label_props = props.clone();
-    let bound = bind(&automata, &mut program, &args.select, &mut props);
+    let (mut program, times) = parse_file_timed(
+        &args.file,
+        &FrontendOptions {
+            entry,
+            ..FrontendOptions::default()
+        },
+    )?;
+    let mut bound = Vec::new();
+    for (ai, a) in automata.iter().enumerate() {
+        let b = a.bind(&mut program);
+        for (j, sp) in a.properties.iter().enumerate() {
+            if args.select.is_empty() || args.select.contains(&sp.id) {
+                props.push(automaton_property(&b, ai, j));
+            }
+        }
+        bound.push(b);
+    }
     let mode = match args.strategy {
         StrategyArg::Baseline => Mode::Baseline,
         StrategyArg::S0 => Mode::Sdc(Strategy::S0),
@@ -233,27 +237,7 @@ pub fn run(args: VerifyArgs) -> Result<ExitCode> {
     // An internal error in an analysis must not lose the run: every
     // property is reported UNKNOWN with the error.
     let v = match std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
-        let hunting = match limits.cpu {
-            Some(_) => parse_file_bug_hunting(&args.file, &frontend)
-                .ok()
-                .flatten()
-                .map(|(mut p, _)| {
-                    let mut hp = label_props.clone();
-                    let hb = bind(&automata, &mut p, &args.select, &mut hp);
-                    (p, hb, hp)
-                }),
-            None => None,
-        };
-        match &hunting {
-            Some((hprog, hbound, hprops)) => hunt_then_verify(
-                (hprog, hbound, hprops),
-                (&program, &bound, &props),
-                mode,
-                &limits,
-                args.phase_budget.is_some(),
-            ),
-            None => verify(&program, &bound, &props, mode, &limits),
-        }
+        verify(&program, &bound, &props, mode, &limits)
     })) {
         Ok(v) => v,
         Err(e) => {
@@ -302,115 +286,6 @@ pub fn run(args: VerifyArgs) -> Result<ExitCode> {
         None => print!("{text}"),
     }
     Ok(ExitCode::SUCCESS)
-}
-
-/// Binds the automata to `program` and appends their selected properties.
-fn bind(
-    automata: &[SpecAutomaton],
-    program: &mut Program,
-    select: &[String],
-    props: &mut Vec<Property>,
-) -> Vec<BoundAutomaton> {
-    let mut bound = Vec::new();
-    for (ai, a) in automata.iter().enumerate() {
-        let b = a.bind(program);
-        for (j, sp) in a.properties.iter().enumerate() {
-            if select.is_empty() || select.contains(&sp.id) {
-                props.push(automaton_property(&b, ai, j));
-            }
-        }
-        bound.push(b);
-    }
-    bound
-}
-
-/// Share of the time limit spent on the bug-hunting variant of the module.
-const HUNT_SHARE: f64 = 0.25;
-
-type Checked<'a> = (&'a Program, &'a [BoundAutomaton], &'a [Property]);
-
-/// Verifies the bug-hunting variant ([`parse_file_bug_hunting`]) with a
-/// share of the time, keeps its FALSE results (real error paths of the
-/// module, confirmed by exact path checks), and verifies the module for the
-/// other properties with the rest of the time.
-fn hunt_then_verify(
-    hunting: Checked<'_>,
-    module: Checked<'_>,
-    mode: Mode,
-    limits: &VerifySettings,
-    fixed_phase_budget: bool,
-) -> Verification {
-    let limit = limits.cpu.unwrap_or_default();
-    let settings = |cpu: Duration, n: usize| VerifySettings {
-        cpu: Some(cpu),
-        config: if fixed_phase_budget {
-            limits.config.clone()
-        } else {
-            StrategyConfig {
-                refinement_rule: limits.config.refinement_rule,
-                ..StrategyConfig::scaled(cpu, n)
-            }
-        },
-        predicate_scope: limits.predicate_scope,
-    };
-    let share = limit.mul_f64(HUNT_SHARE);
-    let h = verify(
-        hunting.0,
-        hunting.1,
-        hunting.2,
-        mode,
-        &settings(share, hunting.2.len()),
-    );
-    let mut found: HashMap<String, PropertyResult> = h
-        .results
-        .into_iter()
-        .filter(|r| r.verdict == Verdict::False)
-        .map(|r| (r.id.clone(), r))
-        .collect();
-    let (program, bound, props) = module;
-    let rest: Vec<Property> = props
-        .iter()
-        .filter(|p| !found.contains_key(&p.id))
-        .cloned()
-        .collect();
-    let remaining = limit.saturating_sub(h.cpu);
-    let v = if rest.is_empty() {
-        Verification {
-            results: Vec::new(),
-            work: Default::default(),
-            cpu: Duration::ZERO,
-            partitions: Vec::new(),
-        }
-    } else {
-        verify(
-            program,
-            bound,
-            &rest,
-            mode,
-            &settings(remaining, rest.len()),
-        )
-    };
-    let mut checked: HashMap<String, PropertyResult> =
-        v.results.into_iter().map(|r| (r.id.clone(), r)).collect();
-    let results = props
-        .iter()
-        .filter_map(|p| found.remove(&p.id).or_else(|| checked.remove(&p.id)))
-        .collect();
-    let mut partitions = h.partitions;
-    partitions.extend(v.partitions);
-    Verification {
-        results,
-        work: Work {
-            predicates: v.work.predicates,
-            states: h.work.states + v.work.states,
-            transitions: h.work.transitions + v.work.transitions,
-            refinements: h.work.refinements + v.work.refinements,
-            solver_calls: h.work.solver_calls + v.work.solver_calls,
-            solver_s: h.work.solver_s + v.work.solver_s,
-        },
-        cpu: h.cpu + v.cpu,
-        partitions,
-    }
 }
 
 /// Every property UNKNOWN for `reason` (when the analysis cannot report).
