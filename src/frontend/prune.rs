@@ -527,18 +527,45 @@ fn close_of(tokens: &[Token], open: usize, end: usize) -> usize {
     end
 }
 
+/// The punctuation at `j`, if `j` is within `..=end`.
+fn punct_at(tokens: &[Token], j: usize, end: usize) -> Option<u8> {
+    match tokens.get(j) {
+        Some(Token {
+            kind: Kind::Punct(p),
+            ..
+        }) if j <= end => Some(*p),
+        _ => None,
+    }
+}
+
+/// For the `struct`/`union`/`enum` keyword at `j`: its tag, if any, and the
+/// index of the token after the tag (attribute groups skipped).
+fn after_tag_keyword(
+    tokens: &[Token],
+    j: usize,
+    end: usize,
+    kw: &Keywords,
+) -> (Option<u32>, usize) {
+    let mut k = j + 1;
+    while k <= end {
+        match tokens[k].kind {
+            Kind::Ident(s)
+                if kw.group_kw.contains(&s) && punct_at(tokens, k + 1, end) == Some(b'(') =>
+            {
+                k = close_of(tokens, k + 1, end) + 1;
+            }
+            Kind::Ident(s) if !kw.is_reserved(s) => return (Some(s), k + 1),
+            _ => break,
+        }
+    }
+    (None, k)
+}
+
 /// The names an item defines at file scope: declarator names, tags with a
 /// body (or forward-declared), and enumeration constants.
 fn item_defs(tokens: &[Token], item: &Item, kw: &Keywords, defs: &mut Vec<u32>) {
     // The declaration part: a function definition's head, or the whole item.
     let end = item.body.map_or(item.last, |b| b.saturating_sub(1));
-    let punct = |j: usize| match tokens.get(j) {
-        Some(Token {
-            kind: Kind::Punct(p),
-            ..
-        }) if j <= item.last => Some(*p),
-        _ => None,
-    };
     // Tags and enumeration constants, nested ones included.
     for j in item.first..=end {
         let Kind::Ident(sym) = tokens[j].kind else {
@@ -547,22 +574,8 @@ fn item_defs(tokens: &[Token], item: &Item, kw: &Keywords, defs: &mut Vec<u32>) 
         if !kw.tag_kw.contains(&sym) {
             continue;
         }
-        let mut k = j + 1;
-        while let Some(Kind::Ident(s)) = tokens.get(k).filter(|_| k <= end).map(|t| t.kind) {
-            if kw.group_kw.contains(&s) && punct(k + 1) == Some(b'(') {
-                k = close_of(tokens, k + 1, end) + 1;
-            } else {
-                break;
-            }
-        }
-        let tag = match tokens.get(k).map(|t| t.kind) {
-            Some(Kind::Ident(s)) if k <= end && !kw.is_reserved(s) => {
-                k += 1;
-                Some(s)
-            }
-            _ => None,
-        };
-        match punct(k) {
+        let (tag, k) = after_tag_keyword(tokens, j, end, kw);
+        match punct_at(tokens, k, end) {
             Some(b'{') => {
                 defs.extend(tag);
                 if sym == kw.tag_kw[2] {
@@ -592,13 +605,7 @@ fn declarator_names(
     kw: &Keywords,
     out: &mut Vec<usize>,
 ) {
-    let punct = |j: usize| match tokens.get(j) {
-        Some(Token {
-            kind: Kind::Punct(p),
-            ..
-        }) if j <= end => Some(*p),
-        _ => None,
-    };
+    let punct = |j: usize| punct_at(tokens, j, end);
     let mut j = from;
     let mut expect_name = true;
     let mut depth = 0usize;
@@ -606,12 +613,7 @@ fn declarator_names(
         match tokens[j].kind {
             Kind::Ident(sym) if kw.tag_kw.contains(&sym) => {
                 // Skip the tag; a body is skipped by the brace rule below.
-                j += 1;
-                if let Some(Kind::Ident(s)) = tokens.get(j).map(|t| t.kind) {
-                    if !kw.group_kw.contains(&s) {
-                        j += 1;
-                    }
-                }
+                j = after_tag_keyword(tokens, j, end, kw).1;
                 continue;
             }
             Kind::Ident(sym) if kw.group_kw.contains(&sym) && punct(j + 1) == Some(b'(') => {
@@ -673,17 +675,8 @@ fn member_declarators(tokens: &[Token], item: &Item, kw: &Keywords, out: &mut Ve
         if sym != kw.tag_kw[0] && sym != kw.tag_kw[1] {
             continue;
         }
-        let mut k = j + 1;
-        while k <= item.last {
-            match tokens[k].kind {
-                Kind::Ident(s) if kw.group_kw.contains(&s) => {
-                    k = close_of(tokens, k + 1, item.last) + 1;
-                }
-                Kind::Ident(s) if !kw.is_reserved(s) => k += 1,
-                _ => break,
-            }
-        }
-        if k <= item.last && tokens[k].kind == Kind::Punct(b'{') {
+        let (_, k) = after_tag_keyword(tokens, j, item.last, kw);
+        if punct_at(tokens, k, item.last) == Some(b'{') {
             let close = close_of(tokens, k, item.last);
             if close > k + 1 {
                 declarator_names(tokens, k + 1, close - 1, kw, out);
