@@ -107,11 +107,28 @@ fn an_error_behind_a_constant_bound_loop_is_found_under_explicit_values() {
 
 #[test]
 fn a_call_through_a_pointer_keeps_candidates_whose_address_unreachable_code_takes() {
-    // register_ops is not reachable from main, but the object main gets from
-    // the environment may have been filled by it: ERROR is reachable.
-    for extra in [&["--time-limit", "10"][..], &[]] {
-        let (ok, j, err) = verify(&prog("pointer_candidate_false.c"), extra);
-        assert!(ok, "{err}");
-        assert_eq!(j["properties"][0]["verdict"], "false", "{j}");
-    }
+    // With a time limit, the bug-hunting variant (only `good` is a
+    // candidate) runs first and finds no error; its TRUE must not be
+    // reported: the module itself reaches ERROR through `bad`.
+    let (ok, j, err) = verify(&prog("pointer_candidate_false.c"), &["--time-limit", "10"]);
+    assert!(ok, "{err}");
+    assert_eq!(j["properties"][0]["verdict"], "false", "{j}");
+    let partitions = j["stats"]["partitions"].as_array().unwrap();
+    assert_eq!(
+        partitions.len(),
+        2,
+        "the bug-hunting run and the module's run: {j}"
+    );
+    let (ok, j, err) = verify(&prog("pointer_candidate_false.c"), &[]);
+    assert!(ok, "{err}");
+    assert_eq!(j["properties"][0]["verdict"], "false", "{j}");
+}
+
+#[test]
+fn an_error_the_bug_hunting_variant_finds_is_reported_without_a_second_run() {
+    let (ok, j, err) = verify(&prog("hunt_false.c"), &["--time-limit", "10"]);
+    assert!(ok, "{err}");
+    assert_eq!(j["properties"][0]["verdict"], "false", "{j}");
+    let partitions = j["stats"]["partitions"].as_array().unwrap();
+    assert_eq!(partitions.len(), 1, "only the bug-hunting run: {j}");
 }

@@ -10,6 +10,7 @@
 use std::collections::BTreeSet;
 use std::time::Duration;
 
+use hashbrown::HashMap;
 use serde::Serialize;
 
 use crate::algorithm::loom_analysis::{LoomAnalysis, Work};
@@ -244,6 +245,96 @@ pub fn verify(
         results,
         work,
         cpu: thread_cpu_time().saturating_sub(t0),
+        partitions,
+    }
+}
+/// Share of the time limit spent on the bug-hunting variant of the module.
+const HUNT_SHARE: f64 = 0.25;
+
+/// A program, its bound automata and the properties to verify on it.
+pub type Checked<'a> = (&'a Program, &'a [BoundAutomaton], &'a [Property]);
+
+/// Verifies the bug-hunting variant of a module
+/// ([`crate::frontend::parse_file_bug_hunting`]) with a
+/// share of the time, keeps its FALSE results (real error paths of the
+/// module, confirmed by exact path checks), and verifies the module for the
+/// other properties with the rest of the time.
+pub fn verify_hunting_first(
+    hunting: Checked<'_>,
+    module: Checked<'_>,
+    mode: Mode,
+    limits: &VerifySettings,
+    fixed_phase_budget: bool,
+) -> Verification {
+    let limit = limits.cpu.unwrap_or_default();
+    let settings = |cpu: Duration, n: usize| VerifySettings {
+        cpu: Some(cpu),
+        config: if fixed_phase_budget {
+            limits.config.clone()
+        } else {
+            StrategyConfig {
+                refinement_rule: limits.config.refinement_rule,
+                ..StrategyConfig::scaled(cpu, n)
+            }
+        },
+        predicate_scope: limits.predicate_scope,
+    };
+    let share = limit.mul_f64(HUNT_SHARE);
+    let h = verify(
+        hunting.0,
+        hunting.1,
+        hunting.2,
+        mode,
+        &settings(share, hunting.2.len()),
+    );
+    let mut found: HashMap<String, PropertyResult> = h
+        .results
+        .into_iter()
+        .filter(|r| r.verdict == Verdict::False)
+        .map(|r| (r.id.clone(), r))
+        .collect();
+    let (program, bound, props) = module;
+    let rest: Vec<Property> = props
+        .iter()
+        .filter(|p| !found.contains_key(&p.id))
+        .cloned()
+        .collect();
+    let remaining = limit.saturating_sub(h.cpu);
+    let v = if rest.is_empty() {
+        Verification {
+            results: Vec::new(),
+            work: Default::default(),
+            cpu: Duration::ZERO,
+            partitions: Vec::new(),
+        }
+    } else {
+        verify(
+            program,
+            bound,
+            &rest,
+            mode,
+            &settings(remaining, rest.len()),
+        )
+    };
+    let mut checked: HashMap<String, PropertyResult> =
+        v.results.into_iter().map(|r| (r.id.clone(), r)).collect();
+    let results = props
+        .iter()
+        .filter_map(|p| found.remove(&p.id).or_else(|| checked.remove(&p.id)))
+        .collect();
+    let mut partitions = h.partitions;
+    partitions.extend(v.partitions);
+    Verification {
+        results,
+        work: Work {
+            predicates: v.work.predicates,
+            states: h.work.states + v.work.states,
+            transitions: h.work.transitions + v.work.transitions,
+            refinements: h.work.refinements + v.work.refinements,
+            solver_calls: h.work.solver_calls + v.work.solver_calls,
+            solver_s: h.work.solver_s + v.work.solver_s,
+        },
+        cpu: h.cpu + v.cpu,
         partitions,
     }
 }

@@ -7,11 +7,15 @@ use std::process::ExitCode;
 use std::time::Duration;
 
 use crate::algorithm::sdc::{process_cpu_time, RefinementRule, Strategy, StrategyConfig};
-use crate::algorithm::verify::{automaton_property, verify, Mode, VerifySettings, ANALYSIS};
+use crate::algorithm::verify::{
+    automaton_property, verify, verify_hunting_first, Mode, VerifySettings, ANALYSIS,
+};
+use crate::cfa::Program;
 use crate::cpa::predicate::abstraction::PredicateScope;
-use crate::frontend::{parse_file_timed, FrontendOptions};
+use crate::frontend::{parse_file_bug_hunting, parse_file_timed, FrontendOptions};
 use crate::report::{peak_rss_mb, RunReport, Stats};
 use crate::spec::automaton::SpecAutomaton;
+use crate::spec::bound::BoundAutomaton;
 use crate::spec::{library, prp, Property};
 use crate::{Error, Result};
 
@@ -137,23 +141,13 @@ pub fn run(args: VerifyArgs) -> Result<ExitCode> {
         .clone()
         .or_else(|| props.iter().find_map(|p| p.entry.clone()))
         .unwrap_or_else(|| "main".into());
-    let (mut program, times) = parse_file_timed(
-        &args.file,
-        &FrontendOptions {
-            entry,
-            ..FrontendOptions::default()
-        },
-    )?;
-    let mut bound = Vec::new();
-    for (ai, a) in automata.iter().enumerate() {
-        let b = a.bind(&mut program);
-        for (j, sp) in a.properties.iter().enumerate() {
-            if args.select.is_empty() || args.select.contains(&sp.id) {
-                props.push(automaton_property(&b, ai, j));
-            }
-        }
-        bound.push(b);
-    }
+    let frontend = FrontendOptions {
+        entry,
+        ..FrontendOptions::default()
+    };
+    let (mut program, times) = parse_file_timed(&args.file, &frontend)?;
+    let label_props = props.clone();
+    let bound = bind(&automata, &mut program, &args.select, &mut props);
     let mode = match args.strategy {
         StrategyArg::Baseline => Mode::Baseline,
         StrategyArg::S0 => Mode::Sdc(Strategy::S0),
@@ -237,7 +231,27 @@ pub fn run(args: VerifyArgs) -> Result<ExitCode> {
     // An internal error in an analysis must not lose the run: every
     // property is reported UNKNOWN with the error.
     let v = match std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
-        verify(&program, &bound, &props, mode, &limits)
+        let hunting = match limits.cpu {
+            Some(_) => parse_file_bug_hunting(&args.file, &frontend)
+                .ok()
+                .flatten()
+                .map(|(mut p, _)| {
+                    let mut hp = label_props.clone();
+                    let hb = bind(&automata, &mut p, &args.select, &mut hp);
+                    (p, hb, hp)
+                }),
+            None => None,
+        };
+        match &hunting {
+            Some((hprog, hbound, hprops)) => verify_hunting_first(
+                (hprog, hbound, hprops),
+                (&program, &bound, &props),
+                mode,
+                &limits,
+                args.phase_budget.is_some(),
+            ),
+            None => verify(&program, &bound, &props, mode, &limits),
+        }
     })) {
         Ok(v) => v,
         Err(e) => {
@@ -286,6 +300,26 @@ pub fn run(args: VerifyArgs) -> Result<ExitCode> {
         None => print!("{text}"),
     }
     Ok(ExitCode::SUCCESS)
+}
+
+/// Binds the automata to `program` and appends their selected properties.
+fn bind(
+    automata: &[SpecAutomaton],
+    program: &mut Program,
+    select: &[String],
+    props: &mut Vec<Property>,
+) -> Vec<BoundAutomaton> {
+    let mut bound = Vec::new();
+    for (ai, a) in automata.iter().enumerate() {
+        let b = a.bind(program);
+        for (j, sp) in a.properties.iter().enumerate() {
+            if select.is_empty() || select.contains(&sp.id) {
+                props.push(automaton_property(&b, ai, j));
+            }
+        }
+        bound.push(b);
+    }
+    bound
 }
 
 /// Every property UNKNOWN for `reason` (when the analysis cannot report).

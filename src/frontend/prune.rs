@@ -61,6 +61,18 @@ struct Item {
 /// Returns `None` when every item is reachable, no root occurs in the text,
 /// or the text is too large for 32-bit offsets.
 pub fn prune(text: &str, roots: &[&str]) -> Option<Pruned> {
+    prune_with(text, roots, true)
+}
+
+/// [`prune`], but items taking a function's address are kept only when
+/// reachable: calls through pointers then have only the candidates whose
+/// address reachable code takes. An under-approximation of the module's
+/// behaviour, for finding violations early (see [`super::parse_file_bug_hunting`]).
+pub fn prune_reachable_candidates(text: &str, roots: &[&str]) -> Option<Pruned> {
+    prune_with(text, roots, false)
+}
+
+fn prune_with(text: &str, roots: &[&str], keep_address_takers: bool) -> Option<Pruned> {
     if text.len() >= u32::MAX as usize {
         return None;
     }
@@ -87,7 +99,8 @@ pub fn prune(text: &str, roots: &[&str]) -> Option<Pruned> {
         defs.clear();
         item_defs(&tokens, item, &keywords, &mut defs);
         if defs.is_empty()
-            || takes_function_address(&tokens, item, &keywords, &is_function, &mut members)
+            || (keep_address_takers
+                && takes_function_address(&tokens, item, &keywords, &is_function, &mut members))
         {
             keep[i] = true;
             work.push(i as u32);
@@ -812,6 +825,17 @@ mod tests {
         assert!(k.contains("o->cb = other"), "{k}");
         assert!(k.contains("int other(void)"), "{k}");
         assert!(!k.contains("unused"), "{k}");
+    }
+
+    #[test]
+    fn reachable_candidates_drop_unreachable_address_takers() {
+        let src = "struct ops { int (*cb)(void); };\n\
+                   static int target(void) { return 1; }\n\
+                   static struct ops table = { .cb = target };\n\
+                   int main(void) { return 0; }\n";
+        let p = prune_reachable_candidates(src, &["main"]).unwrap();
+        assert!(!p.text.contains("target"));
+        assert!(prune(src, &["main"]).is_none(), "sound pruning keeps both");
     }
 
     #[test]
