@@ -255,6 +255,10 @@ type AbstractionQuery = (Bool, Vec<(u32, Bool)>);
 /// becomes `true` for its predicates (an over-approximation).
 const QUERY_TIMEOUT: Duration = Duration::from_secs(2);
 
+/// All queries of one abstraction together get at most this long; the
+/// queries past it are given up as a single slow one is.
+const ABSTRACTION_TIMEOUT: Duration = Duration::from_secs(4);
+
 /// Computes abstractions and coverage with one incremental solver.
 pub struct Abstractor {
     solver: Solver,
@@ -263,6 +267,8 @@ pub struct Abstractor {
     pub stats: Cell<AbstractionStats>,
     /// Absolute thread CPU time after which queries give up.
     pub(crate) deadline: Option<Duration>,
+    /// The same for the abstraction being computed.
+    abstraction_deadline: Cell<Option<Duration>>,
 }
 
 impl Abstractor {
@@ -273,12 +279,16 @@ impl Abstractor {
             entail_cache: HashMap::new(),
             stats: Cell::new(AbstractionStats::default()),
             deadline,
+            abstraction_deadline: Cell::new(None),
         }
     }
 
     fn check(&self, assumptions: &[Bool]) -> SatResult {
         let mut left = QUERY_TIMEOUT;
-        if let Some(d) = self.deadline {
+        for d in [self.deadline, self.abstraction_deadline.get()]
+            .into_iter()
+            .flatten()
+        {
             left = left.min(d.saturating_sub(thread_cpu_time()));
         }
         self.solver.set_params(&crate::smt::query_limit(left));
@@ -334,7 +344,9 @@ impl Abstractor {
         self.stats.set(s);
         let preds = &key.1;
         let t = thread_cpu_time();
-        let r = self.all_sat(formula, preds);
+        self.abstraction_deadline.set(Some(t + ABSTRACTION_TIMEOUT));
+        let r = self.split_abstraction(formula, preds);
+        self.abstraction_deadline.set(None);
         if crate::algorithm::cegar::tracing() {
             let d = thread_cpu_time().saturating_sub(t);
             if d > Duration::from_millis(300) {
@@ -348,6 +360,43 @@ impl Abstractor {
         }
         self.cache.insert(key, r.clone());
         r
+    }
+
+    /// The abstraction in two parts: AllSAT over the predicates that share
+    /// a symbol with `formula`, and each of the others decided on its own
+    /// (a predicate the block's own stores make true or false, say). The
+    /// second part drops only correlations among predicates the formula
+    /// leaves free, and the enumeration of their combinations, which is
+    /// exponential in their number.
+    fn split_abstraction(&self, formula: &Bool, preds: &[(u32, Bool)]) -> Option<Region> {
+        let in_formula: HashSet<String> = symbols_of(&Dynamic::from_ast(formula))
+            .into_iter()
+            .collect();
+        let (linked, free): (Vec<_>, Vec<_>) = preds.iter().cloned().partition(|(_, t)| {
+            symbols_of(&Dynamic::from_ast(t))
+                .iter()
+                .any(|x| in_formula.contains(x))
+        });
+        let mut region = self.all_sat(formula, &linked)?;
+        if free.is_empty() {
+            return Some(region);
+        }
+        self.solver.push();
+        let inds: Vec<Bool> = free
+            .iter()
+            .map(|(i, t)| {
+                let b = Bool::new_const(format!("__pred{i}"));
+                self.solver.assert(b.eq(t));
+                b
+            })
+            .collect();
+        let decided = self.cartesian(&inds, &free).cubes.pop().unwrap_or_default();
+        self.solver.pop(1);
+        for cube in &mut region.cubes {
+            cube.extend_from_slice(&decided);
+            cube.sort_unstable();
+        }
+        Some(region)
     }
 
     fn all_sat(&self, formula: &Bool, preds: &[(u32, Bool)]) -> Option<Region> {
@@ -505,5 +554,49 @@ mod tests {
         assert_eq!(global.at(Some(m), &p), vec![0]);
         assert_eq!("location".parse(), Ok(PredicateScope::Location));
         assert!("nowhere".parse::<PredicateScope>().is_err());
+    }
+
+    #[test]
+    fn predicates_the_formula_leaves_free_are_decided_on_their_own() {
+        let x = BV::new_const("x", 32);
+        let y = BV::new_const("y", 32);
+        let mem =
+            z3::ast::Array::new_const("mem", &z3::Sort::bitvector(64), &z3::Sort::bitvector(32));
+        let a = BV::new_const("a", 64);
+        let five = BV::from_u64(5, 32);
+        let formula = x.bvugt(&five);
+        let preds = vec![
+            (0, x.bvugt(BV::from_u64(3, 32))),
+            // True by the block's own store, though the formula is silent.
+            (
+                1,
+                mem.store(&a, &five).select(&a).as_bv().unwrap().eq(&five),
+            ),
+            (2, y.eq(BV::from_u64(1, 32))),
+        ];
+        let mut abs = Abstractor::new(None);
+        let r = abs.abstraction(&formula, preds.clone(), false).unwrap();
+        assert_eq!(r.cubes, vec![vec![(0, true), (1, true)]]);
+        let unsat = Bool::and(&[formula.clone(), x.eq(BV::from_u64(0, 32))]);
+        assert_eq!(abs.abstraction(&unsat, preds, false), None);
+    }
+
+    #[test]
+    fn free_predicates_are_not_enumerated() {
+        let preds: Vec<(u32, Bool)> = (0..12)
+            .map(|i| {
+                (
+                    i,
+                    BV::new_const(format!("y{i}"), 32).eq(BV::from_u64(0, 32)),
+                )
+            })
+            .collect();
+        let mut abs = Abstractor::new(None);
+        let r = abs
+            .abstraction(&Bool::from_bool(true), preds, false)
+            .unwrap();
+        assert!(r.is_top(), "{r:?}");
+        let calls = abs.stats.get().solver_calls;
+        assert!(calls <= 2 * 12 + 2, "{calls} solver calls, not 2^12");
     }
 }
