@@ -119,6 +119,8 @@ fn a_call_through_a_pointer_keeps_candidates_whose_address_unreachable_code_take
         2,
         "the bug-hunting run and the module's run: {j}"
     );
+    assert_eq!(partitions[0]["bug_hunting"], true, "{j}");
+    assert_eq!(partitions[1]["bug_hunting"], false, "{j}");
     let (ok, j, err) = verify(&prog("pointer_candidate_false.c"), &[]);
     assert!(ok, "{err}");
     assert_eq!(j["properties"][0]["verdict"], "false", "{j}");
@@ -131,4 +133,7 @@ fn an_error_the_bug_hunting_variant_finds_is_reported_without_a_second_run() {
     assert_eq!(j["properties"][0]["verdict"], "false", "{j}");
     let partitions = j["stats"]["partitions"].as_array().unwrap();
     assert_eq!(partitions.len(), 1, "only the bug-hunting run: {j}");
+    assert_eq!(partitions[0]["bug_hunting"], true, "{j}");
+    let reason = j["properties"][0]["reason"].as_str().unwrap_or_default();
+    assert!(reason.contains("bug-hunting variant"), "{j}");
 }

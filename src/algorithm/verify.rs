@@ -66,6 +66,9 @@ pub struct PartitionReport {
     pub transitions: u64,
     /// Whether the run reached its fixed point.
     pub finished: bool,
+    /// Whether the run was on the module's bug-hunting variant
+    /// ([`verify_hunting_first`]).
+    pub bug_hunting: bool,
 }
 
 pub struct Verification {
@@ -181,6 +184,7 @@ pub fn verify(
             refinements: r.refinements,
             transitions: r.transitions,
             finished: r.finished,
+            bug_hunting: false,
         })
         .collect();
     for (k, &i) in index.iter().enumerate() {
@@ -251,6 +255,9 @@ pub fn verify(
 /// Share of the time limit spent on the bug-hunting variant of the module.
 const HUNT_SHARE: f64 = 0.25;
 
+/// The reason given with a FALSE result of the bug-hunting variant.
+const HUNTING_FALSE: &str = "error path found on the bug-hunting variant of the module (calls through pointers restricted to the functions whose address reachable code takes); the variant's executions are the module's";
+
 /// A program, its bound automata and the properties to verify on it.
 pub type Checked<'a> = (&'a Program, &'a [BoundAutomaton], &'a [Property]);
 
@@ -291,7 +298,10 @@ pub fn verify_hunting_first(
         .results
         .into_iter()
         .filter(|r| r.verdict == Verdict::False)
-        .map(|r| (r.id.clone(), r))
+        .map(|mut r| {
+            r.reason = Some(HUNTING_FALSE.into());
+            (r.id.clone(), r)
+        })
         .collect();
     let (program, bound, props) = module;
     let rest: Vec<Property> = props
@@ -323,6 +333,9 @@ pub fn verify_hunting_first(
         .filter_map(|p| found.remove(&p.id).or_else(|| checked.remove(&p.id)))
         .collect();
     let mut partitions = h.partitions;
+    for p in &mut partitions {
+        p.bug_hunting = true;
+    }
     partitions.extend(v.partitions);
     Verification {
         results,
