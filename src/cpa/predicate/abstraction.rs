@@ -382,14 +382,7 @@ impl Abstractor {
             return Some(region);
         }
         self.solver.push();
-        let inds: Vec<Bool> = free
-            .iter()
-            .map(|(i, t)| {
-                let b = Bool::new_const(format!("__pred{i}"));
-                self.solver.assert(b.eq(t));
-                b
-            })
-            .collect();
+        let inds = self.define_indicators(&free);
         let decided = self.cartesian(&inds, &free).cubes.pop().unwrap_or_default();
         self.solver.pop(1);
         for cube in &mut region.cubes {
@@ -399,17 +392,23 @@ impl Abstractor {
         Some(region)
     }
 
-    fn all_sat(&self, formula: &Bool, preds: &[(u32, Bool)]) -> Option<Region> {
-        self.solver.push();
-        self.solver.assert(formula);
-        let inds: Vec<Bool> = preds
+    /// One indicator constant per predicate, asserted equal to it in the
+    /// solver's current scope.
+    fn define_indicators(&self, preds: &[(u32, Bool)]) -> Vec<Bool> {
+        preds
             .iter()
             .map(|(i, t)| {
                 let b = Bool::new_const(format!("__pred{i}"));
                 self.solver.assert(b.eq(t));
                 b
             })
-            .collect();
+            .collect()
+    }
+
+    fn all_sat(&self, formula: &Bool, preds: &[(u32, Bool)]) -> Option<Region> {
+        self.solver.push();
+        self.solver.assert(formula);
+        let inds = self.define_indicators(preds);
         // Blocking clauses live one scope deeper than the definitions.
         self.solver.push();
         let mut cubes = Vec::new();
