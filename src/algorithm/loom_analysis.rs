@@ -1,7 +1,8 @@
 //! The analysis the SDC loop wraps (`analyze` of Alg. 2 of paper 002): the
 //! LOOM composite over the enabled properties, in two stages.
 //!
-//! 1. Explicit values (once per partition, with a fifth of the run's budget):
+//! 1. Explicit values (once per partition, with a fifth of the run's budget,
+//!    at least 2 s or half of a shorter budget):
 //!    the LOOM composite with the explicit-value analysis explores the state
 //!    space continuing after targets. If it reaches its fixed point, every
 //!    enabled property whose error state it never reached is proved
@@ -46,6 +47,18 @@ use crate::spec::{PropertyId, PropertySet};
 
 /// Share of a run's budget for the explicit-value stage.
 const EXPLICIT_SHARE: f64 = 0.2;
+
+/// The explicit-value stage gets at least this long, or half of a budget
+/// shorter than twice it: under small budgets, a fifth is too short for
+/// the state spaces that it completes in a second or two.
+const EXPLICIT_MIN: Duration = Duration::from_secs(2);
+
+/// The explicit-value stage's part of the `remaining` budget.
+fn explicit_budget(remaining: Duration) -> Duration {
+    remaining
+        .mul_f64(EXPLICIT_SHARE)
+        .max(EXPLICIT_MIN.min(remaining / 2))
+}
 
 /// Share of the remaining budget for the search of concrete error paths
 /// under explicit values, when the explicit stage reached an error (the
@@ -179,7 +192,7 @@ impl<'p> LoomAnalysis<'p> {
         if open.is_empty() {
             return report;
         }
-        let cpu = Self::remaining_budget(budget, monitor, clock).map(|l| l.mul_f64(EXPLICIT_SHARE));
+        let cpu = Self::remaining_budget(budget, monitor, clock).map(explicit_budget);
         let t_ex = std::time::Instant::now();
         let ex = reachability::explore(
             self.program,
@@ -552,5 +565,19 @@ impl<'p> sdc::Analysis for LoomAnalysis<'p> {
 
     fn active(&self) -> BTreeSet<PropertyId> {
         self.open().iter().collect()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_explicit_stage_gets_a_fifth_but_not_less_than_its_minimum() {
+        let s = Duration::from_secs;
+        assert_eq!(explicit_budget(s(60)), s(12));
+        assert_eq!(explicit_budget(s(5)), s(2));
+        assert_eq!(explicit_budget(s(3)), Duration::from_millis(1500));
+        assert_eq!(explicit_budget(Duration::ZERO), Duration::ZERO);
     }
 }
