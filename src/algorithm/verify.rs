@@ -15,7 +15,8 @@ use serde::Serialize;
 
 use crate::algorithm::loom_analysis::{LoomAnalysis, Work};
 use crate::algorithm::sdc::{
-    self, thread_cpu_time, CpuClock, Outcome, Strategy, StrategyConfig, UnknownReason,
+    self, thread_cpu_time, CpuClock, Outcome, RefinementRule, Strategy, StrategyConfig,
+    UnknownReason,
 };
 use crate::algorithm::symexec;
 use crate::cfa::Program;
@@ -53,6 +54,47 @@ pub struct VerifySettings {
     pub config: StrategyConfig,
     /// Where the predicate analysis tracks the predicates refinement finds.
     pub predicate_scope: PredicateScope,
+    /// The phase budget the user fixed; without it, `config` is scaled to
+    /// the time limit and the number of properties.
+    pub phase_budget: Option<Duration>,
+}
+
+impl VerifySettings {
+    pub fn new(
+        cpu: Option<Duration>,
+        properties: usize,
+        phase_budget: Option<Duration>,
+        refinement_rule: RefinementRule,
+        predicate_scope: PredicateScope,
+    ) -> Self {
+        let mut config = match (phase_budget, cpu) {
+            (Some(b), _) => StrategyConfig {
+                phase_budget: b,
+                ..StrategyConfig::default()
+            },
+            (None, Some(t)) => StrategyConfig::scaled(t, properties),
+            (None, None) => StrategyConfig::default(),
+        };
+        config.refinement_rule = refinement_rule;
+        VerifySettings {
+            cpu,
+            config,
+            predicate_scope,
+            phase_budget,
+        }
+    }
+
+    /// The same settings for a time limit of `cpu` and `properties`
+    /// properties.
+    pub fn with_limit(&self, cpu: Duration, properties: usize) -> Self {
+        VerifySettings::new(
+            Some(cpu),
+            properties,
+            self.phase_budget,
+            self.config.refinement_rule,
+            self.predicate_scope,
+        )
+    }
 }
 
 /// One analysis run on a partition, for the report.
@@ -252,6 +294,7 @@ pub fn verify(
         partitions,
     }
 }
+
 /// Share of the time limit spent on the bug-hunting variant of the module.
 const HUNT_SHARE: f64 = 0.25;
 
@@ -271,28 +314,15 @@ pub fn verify_hunting_first(
     module: Checked<'_>,
     mode: Mode,
     limits: &VerifySettings,
-    fixed_phase_budget: bool,
 ) -> Verification {
     let limit = limits.cpu.unwrap_or_default();
-    let settings = |cpu: Duration, n: usize| VerifySettings {
-        cpu: Some(cpu),
-        config: if fixed_phase_budget {
-            limits.config.clone()
-        } else {
-            StrategyConfig {
-                refinement_rule: limits.config.refinement_rule,
-                ..StrategyConfig::scaled(cpu, n)
-            }
-        },
-        predicate_scope: limits.predicate_scope,
-    };
     let share = limit.mul_f64(HUNT_SHARE);
     let h = verify(
         hunting.0,
         hunting.1,
         hunting.2,
         mode,
-        &settings(share, hunting.2.len()),
+        &limits.with_limit(share, hunting.2.len()),
     );
     let mut found: HashMap<String, PropertyResult> = h
         .results
@@ -323,7 +353,7 @@ pub fn verify_hunting_first(
             bound,
             &rest,
             mode,
-            &settings(remaining, rest.len()),
+            &limits.with_limit(remaining, rest.len()),
         )
     };
     let mut checked: HashMap<String, PropertyResult> =

@@ -6,7 +6,7 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 use std::time::Duration;
 
-use crate::algorithm::sdc::{process_cpu_time, RefinementRule, Strategy, StrategyConfig};
+use crate::algorithm::sdc::{process_cpu_time, RefinementRule, Strategy};
 use crate::algorithm::verify::{
     automaton_property, verify, verify_hunting_first, Mode, VerifySettings, ANALYSIS,
 };
@@ -157,23 +157,16 @@ pub fn run(args: VerifyArgs) -> Result<ExitCode> {
         StrategyArg::S4 => Mode::Sdc(Strategy::S4),
     };
     let cpu = args.time_limit.map(Duration::from_secs_f64);
-    let mut config = match (args.phase_budget, cpu) {
-        (Some(b), _) => StrategyConfig {
-            phase_budget: Duration::from_secs_f64(b),
-            ..StrategyConfig::default()
-        },
-        (None, Some(t)) => StrategyConfig::scaled(t, props.len()),
-        (None, None) => StrategyConfig::default(),
-    };
-    config.refinement_rule = RefinementRule {
-        min: args.refinement_min,
-        factor: args.refinement_factor,
-    };
-    let limits = VerifySettings {
+    let limits = VerifySettings::new(
         cpu,
-        config,
-        predicate_scope: args.predicate_scope,
-    };
+        props.len(),
+        args.phase_budget.map(Duration::from_secs_f64),
+        RefinementRule {
+            min: args.refinement_min,
+            factor: args.refinement_factor,
+        },
+        args.predicate_scope,
+    );
     let header = |properties, stats| RunReport {
         file: args.file.display().to_string(),
         mpv_version: env!("CARGO_PKG_VERSION").to_string(),
@@ -232,7 +225,7 @@ pub fn run(args: VerifyArgs) -> Result<ExitCode> {
     // property is reported UNKNOWN with the error.
     let v = match std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
         let hunting = match limits.cpu {
-            Some(_) => parse_file_bug_hunting(&args.file, &frontend)
+            Some(_) => parse_file_bug_hunting(&args.file, &frontend, times.pruned_bytes)
                 .ok()
                 .flatten()
                 .map(|(mut p, _)| {
@@ -248,7 +241,6 @@ pub fn run(args: VerifyArgs) -> Result<ExitCode> {
                 (&program, &bound, &props),
                 mode,
                 &limits,
-                args.phase_budget.is_some(),
             ),
             None => verify(&program, &bound, &props, mode, &limits),
         }

@@ -76,11 +76,13 @@ pub fn parse_file_timed(
 /// reachable from the entry takes ([`prune::prune_reachable_candidates`]).
 /// Its behaviours are a subset of the module's, so an error path found in it
 /// (confirmed by an exact path check) is one of the module; it proves
-/// nothing safe. `None` when it would be the same program, or its text does
-/// not parse and lower on its own.
+/// nothing safe. `None` when it would be the same program (it leaves out
+/// no more than the module's own pruning, `module_pruned_bytes`), or its
+/// text does not parse and lower on its own.
 pub fn parse_file_bug_hunting(
     path: &Path,
     options: &FrontendOptions,
+    module_pruned_bytes: usize,
 ) -> Result<Option<(Program, FrontendTimes)>> {
     let t0 = thread_cpu_time();
     let bytes = std::fs::read(path).map_err(|e| Error::io(path, e))?;
@@ -89,8 +91,7 @@ pub fn parse_file_bug_hunting(
     let Some(hunting) = prune::prune_reachable_candidates(&clean, &roots) else {
         return Ok(None);
     };
-    let whole = prune::prune(&clean, &roots).map_or(0, |p| p.dropped_bytes);
-    if hunting.dropped_bytes <= whole {
+    if hunting.dropped_bytes <= module_pruned_bytes {
         return Ok(None);
     }
     let name = path.display().to_string();
