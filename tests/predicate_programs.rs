@@ -170,3 +170,26 @@ fn kernel_writers_keep_a_path_exact_unless_it_reads_what_they_wrote() {
         r.reason
     );
 }
+
+#[test]
+fn unmodelled_values_the_error_does_not_depend_on_keep_a_counterexample() {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/programs/engine");
+    for name in ["writer_irrelevant_false.c", "float_irrelevant_false.c"] {
+        let r = cegar_at(&dir.join(name));
+        assert_eq!(r.verdict, Verdict::False, "{name}: {:?}", r.reason);
+        let cex = r.counterexample.expect("a counterexample");
+        assert!(cex.assumptions.is_empty(), "{name}: {:?}", cex.assumptions);
+    }
+    // The error needs the unmodelled values: real or not, it is not known.
+    for name in ["writer_dependent_unknown.c", "float_dependent_unknown.c"] {
+        let r = cegar_at(&dir.join(name));
+        assert_eq!(r.verdict, Verdict::Unknown, "{name}: {:?}", r.reason);
+        assert!(
+            r.reason
+                .as_deref()
+                .is_some_and(|w| w.contains("over-approximated")),
+            "{name}: {:?}",
+            r.reason
+        );
+    }
+}

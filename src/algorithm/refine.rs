@@ -178,9 +178,11 @@ pub fn concrete_check(
 
 /// One exact execution of the steps from the program start (under
 /// whatever assumptions the encoder has in force): a counterexample if
-/// every step is encoded exactly, the path is satisfiable, and the model's
+/// every step is encoded exactly, the path is satisfiable, the model's
 /// memory accesses never overlap with different addresses or widths (where
-/// memory as one array per width could differ from real memory).
+/// memory as one array per width could differ from real memory), and, if
+/// the path went through havoc symbols, its feasibility does not depend on
+/// them ([`independent_of_havoc`]).
 pub fn exact_path(
     enc: &Encoder,
     p: &Program,
@@ -192,24 +194,32 @@ pub fn exact_path(
     let describe = |t: &Transition| {
         CexStep::of(p, t, None, None).map(|s| format!("{}:{}: {}", s.file, s.line, s.op))
     };
-    let ((st, values, first_inexact, access_ends), accesses) = enc.recording_accesses(|| {
-        let mut st = enc.initial();
-        let mut values = Vec::with_capacity(path.len());
-        let mut first_inexact = None;
-        let mut access_ends = Vec::with_capacity(path.len());
-        for t in path {
-            let (c, v) = apply(enc, &mut st, t, p);
-            if !st.exact && first_inexact.is_none() {
-                first_inexact = describe(t);
+    // Every assertion, for the havoc check.
+    let mut conditions: Vec<Bool> = Vec::new();
+    let ((st, values, first_inexact, first_havoc, access_ends), accesses) =
+        enc.recording_accesses(|| {
+            let mut st = enc.initial();
+            let mut values = Vec::with_capacity(path.len());
+            let mut first_inexact = None;
+            let mut first_havoc = None;
+            let mut access_ends = Vec::with_capacity(path.len());
+            for t in path {
+                let (c, v) = apply(enc, &mut st, t, p);
+                if !st.exact && first_inexact.is_none() {
+                    first_inexact = describe(t);
+                }
+                if st.havocked && first_havoc.is_none() {
+                    first_havoc = describe(t);
+                }
+                if let Some(c) = c {
+                    solver.assert(&c);
+                    conditions.push(c);
+                }
+                values.push(v);
+                access_ends.push(enc.access_count());
             }
-            if let Some(c) = c {
-                solver.assert(&c);
-            }
-            values.push(v);
-            access_ends.push(enc.access_count());
-        }
-        (st, values, first_inexact, access_ends)
-    });
+            (st, values, first_inexact, first_havoc, access_ends)
+        });
     if !st.exact {
         return PathCheck::Imprecise(first_inexact);
     }
@@ -246,12 +256,30 @@ pub fn exact_path(
         clobbered = other.is_some_and(|j| accesses[j].clobber.is_some());
         match other {
             Some(j) if separations < MAX_SEPARATIONS => {
-                solver.assert(disjoint(&accesses[i], &accesses[j]));
+                let apart = disjoint(&accesses[i], &accesses[j]);
+                solver.assert(&apart);
+                conditions.push(apart);
                 separations += 1;
             }
             _ => return overlapping(overlap, clobbered),
         }
     };
+    if st.havocked {
+        match independent_of_havoc(&conditions, Some(&model), deadline) {
+            SatResult::Unsat => {}
+            other => {
+                let why = if other == SatResult::Sat {
+                    "whose unmodelled values the path depends on"
+                } else {
+                    "whose unmodelled values the path may depend on"
+                };
+                return PathCheck::Imprecise(Some(format!(
+                    "{}, {why}",
+                    first_havoc.unwrap_or_default()
+                )));
+            }
+        }
+    }
     let steps = path
         .iter()
         .zip(&values)
@@ -263,6 +291,67 @@ pub fn exact_path(
         assumptions: Vec::new(),
     })
 }
+
+/// Whether the conjunction of `conditions`, with the model's values for its
+/// bit-vector constants, can change its value when its havoc symbols
+/// (values the encoding does not model) change: `Unsat` if it cannot, so
+/// the path is feasible whatever the real values are.
+///
+/// Checked as `x = M(x) ∧ φ(x, m, h) ∧ ¬φ(x, m, h')` with a fresh copy `h'`
+/// of the havoc symbols `h`, where `x` are the bit-vector constants (inputs
+/// and nondeterministic values) and `m` the initial memory: unsatisfiable
+/// iff `φ(M(x), m, h)` implies `φ(M(x), m, h')` for all `m`, `h`, `h'`. The
+/// model satisfies `φ(M(x), M(m), M(h))`, so then `φ(M(x), M(m), h')` holds
+/// for the real values `h'` too. Only the conditions that mention a havoc
+/// symbol need negating. At most [`HAVOC_CHECK_LIMIT`] of CPU time.
+fn independent_of_havoc(
+    conditions: &[Bool],
+    model: Option<&z3::Model>,
+    deadline: Option<Duration>,
+) -> SatResult {
+    let solver = Solver::new();
+    let limit = deadline.map_or(HAVOC_CHECK_LIMIT, |d| {
+        d.saturating_sub(thread_cpu_time()).min(HAVOC_CHECK_LIMIT)
+    });
+    solver.set_params(&crate::smt::query_limit(limit));
+    let _armed = crate::smt::interrupt::arm(thread_cpu_time() + limit);
+    let mut dependent: Vec<Bool> = Vec::new();
+    let mut havocs: HashSet<Dynamic> = HashSet::new();
+    let mut inputs: HashSet<Dynamic> = HashSet::new();
+    for c in conditions {
+        let (h, x) = crate::smt::split_constants(&Dynamic::from_ast(c));
+        if !h.is_empty() {
+            dependent.push(c.clone());
+            havocs.extend(h);
+        }
+        inputs.extend(x);
+        solver.assert(c);
+    }
+    if dependent.is_empty() {
+        return SatResult::Unsat;
+    }
+    if let Some(m) = model {
+        for x in &inputs {
+            if x.as_bv().is_some() {
+                if let Some(v) = m.eval(x, true) {
+                    solver.assert(&x.eq(&v));
+                }
+            }
+        }
+    }
+    let havocs: Vec<Dynamic> = havocs.into_iter().collect();
+    let copies: Vec<Dynamic> = havocs
+        .iter()
+        .map(|h| Dynamic::fresh_const("hvcopy", &h.get_sort()))
+        .collect();
+    let pairs: Vec<(&Dynamic, &Dynamic)> = havocs.iter().zip(&copies).collect();
+    let refs: Vec<&Bool> = dependent.iter().collect();
+    solver.assert(&Bool::and(&refs).substitute(&pairs).not());
+    crate::smt::interrupt::checking(|| solver.check())
+}
+
+/// CPU time the havoc check of one path may take.
+const HAVOC_CHECK_LIMIT: Duration = Duration::from_secs(1);
 
 /// How often an exact path check looks for a model whose memory accesses
 /// are consistent byte by byte.
@@ -488,6 +577,42 @@ pub fn atoms_of(t: &Bool, out: &mut Vec<Bool>) {
 mod tests {
     use super::*;
     use z3::ast::BV;
+
+    #[test]
+    fn a_path_condition_free_of_havoc_symbols_is_independent_of_them() {
+        let x = BV::new_const("v1", 32);
+        let h = BV::new_const("hv7", 32);
+        let mem =
+            z3::ast::Array::new_const("mem8_h3", &z3::Sort::bitvector(64), &z3::Sort::bitvector(8));
+        let five = BV::from_u64(5, 32);
+        // The havoc value is read but the condition holds whatever it is.
+        let ignores = vec![x.bvugt(&five), h.bvadd(&x).eq(x.bvadd(&h))];
+        assert_eq!(independent_of_havoc(&ignores, None, None), SatResult::Unsat);
+        let needs_value = vec![x.bvugt(&five), h.eq(&x)];
+        assert_eq!(
+            independent_of_havoc(&needs_value, None, None),
+            SatResult::Sat
+        );
+        let byte = mem.select(&BV::from_u64(4096, 64)).as_bv().expect("a byte");
+        let needs_memory = vec![byte.eq(BV::from_u64(1, 8))];
+        assert_eq!(
+            independent_of_havoc(&needs_memory, None, None),
+            SatResult::Sat
+        );
+        assert_eq!(independent_of_havoc(&[], None, None), SatResult::Unsat);
+        // Depends on the havoc value for some inputs, but not for the
+        // model's: x = 6.
+        let either = vec![Bool::or(&[&x.bvugt(&five), &h.eq(&five)])];
+        assert_eq!(independent_of_havoc(&either, None, None), SatResult::Sat);
+        let solver = Solver::new();
+        solver.assert(&x.eq(BV::from_u64(6, 32)));
+        assert_eq!(solver.check(), SatResult::Sat);
+        let model = solver.get_model().expect("a model");
+        assert_eq!(
+            independent_of_havoc(&either, Some(&model), None),
+            SatResult::Unsat
+        );
+    }
 
     #[test]
     fn atoms_below_the_boolean_structure() {

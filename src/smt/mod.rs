@@ -9,18 +9,21 @@
 //! width (8/16/32/64/128 bits) from 64-bit addresses to values.
 //!
 //! Imprecise or unsound spots (each either makes the path *inexact*, so a
-//! feasible path through it is not reported FALSE, or makes the search
-//! *incomplete*, so no TRUE is reported):
+//! feasible path through it is not reported FALSE, or *havocked*, so it is
+//! reported FALSE only if its feasibility does not depend on the havoc
+//! symbols, or makes the search *incomplete*, so no TRUE is reported):
 //! - bit-fields are read and written as bits of their storage unit (exact);
-//! - floating point, `Expr::Nondet`, `Havoc`, unknown
-//!   function-pointer calls, recursion cut, large aggregate copies:
-//!   fresh values, path inexact (and, where memory could change, incomplete);
+//! - floating point, `Expr::Nondet`, reads from an unknown address: havoc
+//!   symbols (the real value is one of theirs), path havocked;
+//! - `Havoc` statements, unknown function-pointer calls, recursion cut,
+//!   large aggregate copies: fresh values, path inexact (and, where memory
+//!   could change, incomplete);
 //! - objects have fixed concrete, aligned addresses below the kernel's
 //!   error-pointer page, one layout among all possible ones. Ordering of
-//!   pointers would expose it: the result is arbitrary and the path
-//!   inexact. A pointer converted to an integer is its address (so
-//!   `IS_ERR` and alignment tests are exact; truncated to fewer bits it is
-//!   arbitrary and the path inexact); an error path that depends on
+//!   pointers would expose it: the result is a havoc symbol. A pointer
+//!   converted to an integer is its address (so `IS_ERR` and alignment
+//!   tests are exact; truncated to fewer bits it is a havoc symbol); an
+//!   error path that depends on
 //!   where two objects lie relative to each other is the one spot where a
 //!   FALSE rests on this layout;
 //! - type-based separation: accesses of different widths never alias
@@ -32,7 +35,7 @@
 //!   differently from real memory leaves the property UNKNOWN;
 //! - body-less functions return a fresh value (the front end's
 //!   `FunctionKind`); one that receives a pointer or array argument may
-//!   write through it, so all memory becomes arbitrary and the path inexact;
+//!   write through it, so all memory becomes havoc arrays (path havocked);
 //!   allocation functions (`malloc`, `kmalloc`, `kzalloc`, `calloc`, ...)
 //!   return NULL or the next object of a bump allocator in a heap region
 //!   (distinct along a path; see [`Encoder::allocate`]); heap contents are
@@ -98,6 +101,13 @@ pub struct SymState {
     /// False once the path used an operation that is not an
     /// over-approximation (no TRUE may be concluded).
     pub sound: bool,
+    /// True once a value the encoding does not model (what an external
+    /// call writes, floating point, a nondeterministic expression, a
+    /// pointer's layout-dependent bits) became a havoc symbol
+    /// ([`Encoder::havoc`], [`Encoder::havoc_memory`]): the real value is
+    /// one of the symbol's values, so a path whose feasibility does not
+    /// depend on them is still a counterexample.
+    pub havocked: bool,
     /// The next free heap address (`None`: the canonical symbol `heaptop`).
     pub heap_top: Option<BV>,
 }
@@ -325,6 +335,32 @@ pub fn may_write_through_pointers(name: &str) -> bool {
     WRITERS.iter().any(|w| lower.contains(w))
 }
 
+/// The constants of `t`: its havoc symbols (values and memories, see
+/// [`Encoder::is_havoc_symbol`]), and the others.
+pub fn split_constants(t: &z3::ast::Dynamic) -> (Vec<z3::ast::Dynamic>, Vec<z3::ast::Dynamic>) {
+    use z3::ast::Ast;
+    let mut seen: hashbrown::HashSet<z3::ast::Dynamic> = hashbrown::HashSet::new();
+    let (mut havoc, mut other) = (Vec::new(), Vec::new());
+    let mut stack = vec![t.clone()];
+    while let Some(x) = stack.pop() {
+        if !x.is_app() || !seen.insert(x.clone()) {
+            continue;
+        }
+        if x.num_children() == 0 {
+            if x.decl().kind() == z3::DeclKind::UNINTERPRETED {
+                if Encoder::is_havoc_symbol(&x.decl().name()) {
+                    havoc.push(x);
+                } else {
+                    other.push(x);
+                }
+            }
+            continue;
+        }
+        stack.extend(x.children());
+    }
+    (havoc, other)
+}
+
 impl<'p> Encoder<'p> {
     /// Runs `f` (re-executing an error path) with LDV's assumptions in
     /// force; returns its result and the assumptions it made, described.
@@ -437,15 +473,17 @@ impl<'p> Encoder<'p> {
             mem,
             exact: true,
             sound: true,
+            havocked: false,
             heap_top: None,
         }
     }
 
     /// Every memory cell gets an arbitrary value (a call that may write
-    /// through the pointers it receives).
+    /// through the pointers it receives): fresh havoc arrays.
     pub fn havoc_memory(&self, st: &mut SymState) {
         let n = self.fresh.get();
         self.fresh.set(n + 1);
+        st.havocked = true;
         st.mem = WIDTHS
             .iter()
             .map(|&w| {
@@ -486,6 +524,26 @@ impl<'p> Encoder<'p> {
         let n = self.fresh.get();
         self.fresh.set(n + 1);
         BV::new_const(format!("nd{n}"), w)
+    }
+
+    /// A fresh havoc symbol standing for a value the encoding does not
+    /// model (see [`SymState::havocked`]).
+    pub fn havoc(&self, st: &mut SymState, w: u32) -> BV {
+        let n = self.fresh.get();
+        self.fresh.set(n + 1);
+        st.havocked = true;
+        BV::new_const(format!("hv{n}"), w)
+    }
+
+    /// Whether `name` is a havoc symbol: a value ([`Encoder::havoc`]) or a
+    /// memory ([`Encoder::havoc_memory`]) the encoding does not model.
+    pub fn is_havoc_symbol(name: &str) -> bool {
+        let digits = |s: &str| !s.is_empty() && s.bytes().all(|b| b.is_ascii_digit());
+        name.strip_prefix("hv").is_some_and(digits)
+            || name
+                .strip_prefix("mem")
+                .and_then(|r| r.split_once("_h"))
+                .is_some_and(|(w, n)| digits(w) && digits(n))
     }
 
     /// Width in bits of a value of type `ty` (addresses for aggregates).
@@ -595,8 +653,7 @@ impl<'p> Encoder<'p> {
         let w = self.width(e.ty);
         if let Some((lo, bits, unit)) = self.bit_field(e) {
             let Some(a) = self.address(st, e) else {
-                st.exact = false;
-                return self.fresh(w);
+                return self.havoc(st, w);
             };
             let cell = self.load(st, width_class(unit), &a);
             let v = self.resize(cell, unit, false).extract(lo + bits - 1, lo);
@@ -615,10 +672,7 @@ impl<'p> Encoder<'p> {
                 let val = self.load(st, width_class(w), &a);
                 self.resize(val, w, false)
             }
-            None => {
-                st.exact = false;
-                self.fresh(w)
-            }
+            None => self.havoc(st, w),
         }
     }
 
@@ -753,10 +807,7 @@ impl<'p> Encoder<'p> {
             }
             // The entry function's parameters are arbitrary inputs: exact.
             ExprKind::Nondet(ENTRY_ARGUMENT) => self.fresh(w),
-            ExprKind::FloatConst(_) | ExprKind::Nondet(_) => {
-                st.exact = false;
-                self.fresh(w)
-            }
+            ExprKind::FloatConst(_) | ExprKind::Nondet(_) => self.havoc(st, w),
             ExprKind::StrLit(_) | ExprKind::Func(_) => {
                 self.address(st, e).unwrap_or_else(|| self.fresh(64))
             }
@@ -768,10 +819,7 @@ impl<'p> Encoder<'p> {
                             self.fresh(64)
                         })
                     }
-                    Type::Float(_) => {
-                        st.exact = false;
-                        self.fresh(w)
-                    }
+                    Type::Float(_) => self.havoc(st, w),
                     _ => self.read(st, e),
                 }
             }
@@ -786,8 +834,7 @@ impl<'p> Encoder<'p> {
                 if matches!(self.p.types.get(a.ty), Type::Float(_))
                     || matches!(self.p.types.get(e.ty), Type::Float(_))
                 {
-                    st.exact = false;
-                    return self.fresh(w);
+                    return self.havoc(st, w);
                 }
                 // A pointer's integer value is its address. Objects sit at
                 // fixed, aligned addresses below the top page, so the
@@ -812,8 +859,7 @@ impl<'p> Encoder<'p> {
                         .as_u64()
                         .is_none_or(|x| x >= VAR_REGION)
                 {
-                    st.exact = false;
-                    return self.fresh(w);
+                    return self.havoc(st, w);
                 }
                 self.convert(v, a.ty, e.ty)
             }
@@ -849,8 +895,7 @@ impl<'p> Encoder<'p> {
         if matches!(self.p.types.get(a.ty), Type::Float(_))
             || matches!(self.p.types.get(b.ty), Type::Float(_))
         {
-            st.exact = false;
-            return self.fresh(w);
+            return self.havoc(st, w);
         }
         let va = self.eval(st, a);
         let vb = self.eval(st, b);
@@ -873,8 +918,7 @@ impl<'p> Encoder<'p> {
             }
             // Ordering pointers depends on the fixed layout too.
             BinaryOp::Lt | BinaryOp::Le | BinaryOp::Gt | BinaryOp::Ge if pa || pb => {
-                st.exact = false;
-                return self.fresh(w);
+                return self.havoc(st, w);
             }
             _ if op.is_comparison() => {
                 let cw = va.get_size().max(vb.get_size());
@@ -929,10 +973,7 @@ impl<'p> Encoder<'p> {
             BinaryOp::BitAnd => x.bvand(&y),
             BinaryOp::BitOr => x.bvor(&y),
             BinaryOp::BitXor => x.bvxor(&y),
-            _ => {
-                st.exact = false;
-                self.fresh(w)
-            }
+            _ => self.havoc(st, w),
         }
     }
 
@@ -964,6 +1005,19 @@ impl<'p> Encoder<'p> {
 mod tests {
     use super::{inconsistent_access, may_write_through_pointers, MemoryAccess};
     use z3::ast::BV;
+
+    #[test]
+    fn havoc_symbols_are_told_apart_from_inputs_and_canonical_symbols() {
+        use super::Encoder;
+        for name in ["hv0", "hv123", "mem8_h4", "mem128_h17"] {
+            assert!(Encoder::is_havoc_symbol(name), "{name}");
+        }
+        for name in [
+            "nd3", "v12", "mem8", "heaptop", "hv", "mem8_h", "hvx1", "mem_h2",
+        ] {
+            assert!(!Encoder::is_havoc_symbol(name), "{name}");
+        }
+    }
 
     /// A model of no constraints (addresses here are constants).
     fn empty_model() -> z3::Model {

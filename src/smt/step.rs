@@ -227,7 +227,6 @@ fn external_call(
             }
         } else if writes || !enc.assume_ldv(LdvAssumption::ExternalKeepsMemory) {
             enc.havoc_memory(st);
-            st.exact = false;
         }
     }
     if allocator && (name.contains("zalloc") || name.contains("calloc")) {
@@ -414,6 +413,7 @@ pub fn merge(ga: &Bool, a: &SymState, b: &SymState) -> SymState {
         mem,
         exact: a.exact && b.exact,
         sound: a.sound && b.sound,
+        havocked: a.havocked || b.havocked,
         heap_top,
     }
 }

@@ -317,6 +317,7 @@ impl<'p> Cpa for PredicateCpa<'p> {
         let mut sym = self.enc.initial();
         sym.exact = s.sym.exact;
         sym.sound = s.sym.sound;
+        sym.havocked = s.sym.havocked;
         Some((
             PredState {
                 id: seq,
