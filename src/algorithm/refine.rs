@@ -334,7 +334,7 @@ fn independent_of_havoc(
         for x in &inputs {
             if x.as_bv().is_some() {
                 if let Some(v) = m.eval(x, true) {
-                    solver.assert(&x.eq(&v));
+                    solver.assert(x.eq(&v));
                 }
             }
         }
@@ -346,7 +346,7 @@ fn independent_of_havoc(
         .collect();
     let pairs: Vec<(&Dynamic, &Dynamic)> = havocs.iter().zip(&copies).collect();
     let refs: Vec<&Bool> = dependent.iter().collect();
-    solver.assert(&Bool::and(&refs).substitute(&pairs).not());
+    solver.assert(Bool::and(&refs).substitute(&pairs).not());
     crate::smt::interrupt::checking(|| solver.check())
 }
 
@@ -605,7 +605,7 @@ mod tests {
         let either = vec![Bool::or(&[&x.bvugt(&five), &h.eq(&five)])];
         assert_eq!(independent_of_havoc(&either, None, None), SatResult::Sat);
         let solver = Solver::new();
-        solver.assert(&x.eq(BV::from_u64(6, 32)));
+        solver.assert(x.eq(BV::from_u64(6, 32)));
         assert_eq!(solver.check(), SatResult::Sat);
         let model = solver.get_model().expect("a model");
         assert_eq!(
