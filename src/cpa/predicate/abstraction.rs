@@ -182,6 +182,60 @@ pub fn symbols_of(t: &Dynamic) -> Vec<String> {
 /// A literal: predicate index, positive or negated.
 pub type Lit = (u32, bool);
 
+/// The conjuncts of `t` below its top-level `and`s.
+fn flatten_and(t: &Bool, out: &mut Vec<Bool>) {
+    let mut stack = vec![t.clone()];
+    while let Some(x) = stack.pop() {
+        if x.is_app() && x.decl().kind() == z3::DeclKind::AND {
+            stack.extend(x.children().iter().filter_map(|c| c.as_bool()));
+        } else if x.as_bool() != Some(true) {
+            out.push(x);
+        }
+    }
+}
+
+/// Groups of `conjuncts` and `preds` (items numbered in that order) that
+/// share no uninterpreted constant: the group (a representative item) of
+/// each item. One pass over the terms: a subterm already seen joins its
+/// first owner's group and is not walked again.
+fn independent_groups(conjuncts: &[Bool], preds: &[(u32, Bool)]) -> Vec<usize> {
+    let items: Vec<Dynamic> = conjuncts
+        .iter()
+        .chain(preds.iter().map(|(_, t)| t))
+        .map(|t| Dynamic::from_ast(t))
+        .collect();
+    let mut parent: Vec<usize> = (0..items.len()).collect();
+    fn find(parent: &mut [usize], mut i: usize) -> usize {
+        while parent[i] != i {
+            parent[i] = parent[parent[i]];
+            i = parent[i];
+        }
+        i
+    }
+    let mut owner: HashMap<Dynamic, usize> = HashMap::new();
+    for (i, item) in items.iter().enumerate() {
+        let mut stack = vec![item.clone()];
+        while let Some(x) = stack.pop() {
+            if !x.is_app() {
+                continue;
+            }
+            let n = x.num_children();
+            // Numerals and other interpreted constants connect nothing.
+            if n == 0 && x.decl().kind() != z3::DeclKind::UNINTERPRETED {
+                continue;
+            }
+            if let Some(&j) = owner.get(&x) {
+                let (a, b) = (find(&mut parent, i), find(&mut parent, j));
+                parent[a] = b;
+                continue;
+            }
+            owner.insert(x.clone(), i);
+            stack.extend(x.children());
+        }
+    }
+    (0..items.len()).map(|i| find(&mut parent, i)).collect()
+}
+
 /// An abstract region: a disjunction of cubes (conjunctions of literals,
 /// sorted by predicate index). No cube is `false`; one empty cube is `true`.
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
@@ -247,6 +301,18 @@ pub struct AbstractionStats {
 /// At most this many cubes per abstraction; past it the Cartesian
 /// abstraction (each predicate on its own) is used.
 const MAX_CUBES: usize = 256;
+
+/// Past this many cubes, an abstraction enumerates the independent groups
+/// of its predicates apart ([`Abstractor::independent_all_sat`]).
+const GROUPING_THRESHOLD: usize = 8;
+
+/// The outcome of an enumeration with a limit.
+enum Enumerated {
+    /// The region (`None`: the formula is unsatisfiable).
+    Done(Option<Region>),
+    /// More cubes than the limit.
+    TooMany,
+}
 
 /// An abstraction query: the block formula and the instantiated predicates.
 type AbstractionQuery = (Bool, Vec<(u32, Bool)>);
@@ -377,7 +443,12 @@ impl Abstractor {
                 .iter()
                 .any(|x| in_formula.contains(x))
         });
-        let mut region = self.all_sat(formula, &linked)?;
+        // Most abstractions have a few cubes: one enumeration. Past a few,
+        // the predicates' independent groups are enumerated apart.
+        let mut region = match self.all_sat_upto(formula, &linked, Some(GROUPING_THRESHOLD)) {
+            Enumerated::Done(r) => r?,
+            Enumerated::TooMany => self.independent_all_sat(formula, &linked)?,
+        };
         if free.is_empty() {
             return Some(region);
         }
@@ -390,6 +461,83 @@ impl Abstractor {
             cube.sort_unstable();
         }
         Some(region)
+    }
+
+    /// AllSAT over `preds` one independent part at a time: the formula's
+    /// conjuncts and the predicates fall into groups that share no symbol,
+    /// and the combinations of predicate values consistent with the formula
+    /// are the product of each group's. A group all of whose combinations
+    /// are consistent adds nothing and is dropped, so predicates that are
+    /// independent of each other and free cost two solver calls each, not
+    /// an enumeration of their 2^n combinations; and each group's queries
+    /// see only its own conjuncts. Conjuncts in no group with a predicate
+    /// are checked for satisfiability once. Past [`MAX_CUBES`] in the
+    /// product, the groups with the most cubes are dropped (an
+    /// over-approximation).
+    fn independent_all_sat(&self, formula: &Bool, preds: &[(u32, Bool)]) -> Option<Region> {
+        let mut conjuncts = Vec::new();
+        flatten_and(formula, &mut conjuncts);
+        let group = independent_groups(&conjuncts, preds);
+        let pred_group = &group[conjuncts.len()..];
+        let mut roots: Vec<usize> = pred_group.to_vec();
+        roots.sort_unstable();
+        roots.dedup();
+        if roots.len() <= 1 {
+            return self.all_sat(formula, preds);
+        }
+        let mut parts: Vec<Vec<Vec<Lit>>> = Vec::new();
+        for &root in &roots {
+            let members: Vec<(u32, Bool)> = preds
+                .iter()
+                .zip(pred_group)
+                .filter(|(_, &g)| g == root)
+                .map(|(p, _)| p.clone())
+                .collect();
+            let own: Vec<&Bool> = conjuncts
+                .iter()
+                .zip(&group)
+                .filter(|(_, &g)| g == root)
+                .map(|(c, _)| c)
+                .collect();
+            let sub = Bool::and(&own);
+            let r = self.all_sat(&sub, &members)?;
+            let every = u32::try_from(members.len())
+                .ok()
+                .and_then(|n| 1usize.checked_shl(n))
+                .is_some_and(|all| r.cubes.len() == all);
+            if !r.is_top() && !every {
+                parts.push(r.cubes);
+            }
+        }
+        let rest: Vec<&Bool> = conjuncts
+            .iter()
+            .zip(&group)
+            .filter(|(_, g)| !roots.contains(g))
+            .map(|(c, _)| c)
+            .collect();
+        if !rest.is_empty() {
+            self.all_sat(&Bool::and(&rest), &[])?;
+        }
+        // Keep the product within MAX_CUBES: the smallest parts first.
+        parts.sort_by_key(Vec::len);
+        let mut cubes: Vec<Vec<Lit>> = vec![Vec::new()];
+        for part in parts {
+            if cubes.len() * part.len() > MAX_CUBES {
+                break;
+            }
+            cubes = cubes
+                .iter()
+                .flat_map(|c| {
+                    part.iter().map(move |d| {
+                        let mut e = c.clone();
+                        e.extend_from_slice(d);
+                        e.sort_unstable();
+                        e
+                    })
+                })
+                .collect();
+        }
+        Some(Region { cubes })
     }
 
     /// One indicator constant per predicate, asserted equal to it in the
@@ -405,7 +553,24 @@ impl Abstractor {
             .collect()
     }
 
+    /// AllSAT over the indicators of `preds` under `formula`; `None` if
+    /// `formula` is unsatisfiable; the Cartesian abstraction past
+    /// [`MAX_CUBES`].
     fn all_sat(&self, formula: &Bool, preds: &[(u32, Bool)]) -> Option<Region> {
+        match self.all_sat_upto(formula, preds, None) {
+            Enumerated::Done(r) => r,
+            Enumerated::TooMany => Some(Region::top()),
+        }
+    }
+
+    /// [`Abstractor::all_sat`], or `TooMany` as soon as there are more than
+    /// `limit` cubes.
+    fn all_sat_upto(
+        &self,
+        formula: &Bool,
+        preds: &[(u32, Bool)],
+        limit: Option<usize>,
+    ) -> Enumerated {
         self.solver.push();
         self.solver.assert(formula);
         let inds = self.define_indicators(preds);
@@ -435,6 +600,10 @@ impl Abstractor {
                         .map(|(&(_, v), b)| if v { b.not() } else { b.clone() })
                         .collect();
                     cubes.push(cube);
+                    if limit.is_some_and(|l| cubes.len() > l) {
+                        self.solver.pop(2);
+                        return Enumerated::TooMany;
+                    }
                     if cubes.len() > MAX_CUBES {
                         self.solver.pop(1);
                         self.solver.push();
@@ -445,10 +614,10 @@ impl Abstractor {
             }
         };
         self.solver.pop(2);
-        match result {
+        Enumerated::Done(match result {
             Some(r) if r.cubes.is_empty() => None,
             r => r,
-        }
+        })
     }
 
     /// Each predicate that the formula decides on its own (the solver holds
@@ -577,6 +746,46 @@ mod tests {
         let r = abs.abstraction(&formula, preds.clone(), false).unwrap();
         assert_eq!(r.cubes, vec![vec![(0, true), (1, true)]]);
         let unsat = Bool::and(&[formula.clone(), x.eq(BV::from_u64(0, 32))]);
+        assert_eq!(abs.abstraction(&unsat, preds, false), None);
+    }
+
+    #[test]
+    fn independent_groups_of_predicates_are_enumerated_apart() {
+        let bv = |n: &str| BV::new_const(n, 32);
+        let (x, y, z) = (bv("x"), bv("y"), bv("z"));
+        let (u, v, w) = (bv("u"), bv("v"), bv("w"));
+        let c = |n: u64| BV::from_u64(n, 32);
+        let formula = Bool::and(&[
+            x.bvugt(c(5)),
+            y.eq(&z),
+            u.bvult(c(10)),
+            v.bvult(c(10)),
+            w.bvult(c(10)),
+        ]);
+        let preds = vec![
+            (0, x.bvugt(c(3))),
+            // y and z are equal: two combinations, not four.
+            (1, y.eq(c(1))),
+            (2, z.eq(c(1))),
+            // Free, each in its own group: nothing to record (16 cubes
+            // together, past the grouping threshold).
+            (3, u.eq(c(0))),
+            (4, v.eq(c(0))),
+            (5, w.eq(c(0))),
+        ];
+        let mut abs = Abstractor::new(None);
+        let r = abs.abstraction(&formula, preds.clone(), false).unwrap();
+        let mut cubes = r.cubes.clone();
+        cubes.sort();
+        assert_eq!(
+            cubes,
+            vec![
+                vec![(0, true), (1, false), (2, false)],
+                vec![(0, true), (1, true), (2, true)],
+            ]
+        );
+        // A contradiction in any group makes the whole block infeasible.
+        let unsat = Bool::and(&[formula, w.eq(c(12))]);
         assert_eq!(abs.abstraction(&unsat, preds, false), None);
     }
 
