@@ -265,6 +265,20 @@ pub fn exact_path(
         }
     };
     if st.havocked {
+        // An access whose address depends on a havoc value may overlap
+        // others in real memory in ways the arrays do not show, whatever
+        // the path condition says.
+        let mut scan = crate::smt::HavocScan::default();
+        if let Some(i) = accesses
+            .iter()
+            .position(|a| scan.mentions_havoc(&Dynamic::from_ast(&a.address)))
+        {
+            let step = access_ends.partition_point(|&end| end <= i);
+            let at = path.get(step).and_then(describe).unwrap_or_default();
+            return PathCheck::Imprecise(Some(format!(
+                "{at}, whose address depends on values the encoding does not model"
+            )));
+        }
         match independent_of_havoc(&conditions, Some(&model), deadline) {
             SatResult::Unsat => {}
             other => {
@@ -315,21 +329,18 @@ fn independent_of_havoc(
     });
     solver.set_params(&crate::smt::query_limit(limit));
     let _armed = crate::smt::interrupt::arm(thread_cpu_time() + limit);
+    let mut scan = crate::smt::HavocScan::default();
     let mut dependent: Vec<Bool> = Vec::new();
-    let mut havocs: HashSet<Dynamic> = HashSet::new();
-    let mut inputs: HashSet<Dynamic> = HashSet::new();
     for c in conditions {
-        let (h, x) = crate::smt::split_constants(&Dynamic::from_ast(c));
-        if !h.is_empty() {
+        if scan.mentions_havoc(&Dynamic::from_ast(c)) {
             dependent.push(c.clone());
-            havocs.extend(h);
         }
-        inputs.extend(x);
         solver.assert(c);
     }
     if dependent.is_empty() {
         return SatResult::Unsat;
     }
+    let (havocs, inputs) = scan.constants();
     if let Some(m) = model {
         for x in &inputs {
             if x.as_bv().is_some() {
@@ -339,7 +350,6 @@ fn independent_of_havoc(
             }
         }
     }
-    let havocs: Vec<Dynamic> = havocs.into_iter().collect();
     let copies: Vec<Dynamic> = havocs
         .iter()
         .map(|h| Dynamic::fresh_const("hvcopy", &h.get_sort()))

@@ -335,30 +335,56 @@ pub fn may_write_through_pointers(name: &str) -> bool {
     WRITERS.iter().any(|w| lower.contains(w))
 }
 
-/// The constants of `t`: its havoc symbols (values and memories, see
-/// [`Encoder::is_havoc_symbol`]), and the others.
-pub fn split_constants(t: &z3::ast::Dynamic) -> (Vec<z3::ast::Dynamic>, Vec<z3::ast::Dynamic>) {
-    use z3::ast::Ast;
-    let mut seen: hashbrown::HashSet<z3::ast::Dynamic> = hashbrown::HashSet::new();
-    let (mut havoc, mut other) = (Vec::new(), Vec::new());
-    let mut stack = vec![t.clone()];
-    while let Some(x) = stack.pop() {
-        if !x.is_app() || !seen.insert(x.clone()) {
-            continue;
-        }
-        if x.num_children() == 0 {
-            if x.decl().kind() == z3::DeclKind::UNINTERPRETED {
-                if Encoder::is_havoc_symbol(&x.decl().name()) {
-                    havoc.push(x);
-                } else {
-                    other.push(x);
-                }
+/// Which terms mention a havoc symbol (see [`Encoder::is_havoc_symbol`]),
+/// memoised across the terms asked about, so that scanning many terms that
+/// share subterms (memory store chains) is linear in their DAG.
+#[derive(Default)]
+pub struct HavocScan {
+    memo: HashMap<z3::ast::Dynamic, bool>,
+}
+
+impl HavocScan {
+    /// Whether `t` mentions a havoc symbol.
+    pub fn mentions_havoc(&mut self, t: &z3::ast::Dynamic) -> bool {
+        use z3::ast::Ast;
+        let mut stack = vec![(t.clone(), false)];
+        while let Some((x, expanded)) = stack.pop() {
+            if self.memo.contains_key(&x) {
+                continue;
             }
-            continue;
+            if !x.is_app() {
+                self.memo.insert(x, false);
+                continue;
+            }
+            let children = x.children();
+            if children.is_empty() {
+                let havoc = x.decl().kind() == z3::DeclKind::UNINTERPRETED
+                    && Encoder::is_havoc_symbol(&x.decl().name());
+                self.memo.insert(x, havoc);
+            } else if expanded {
+                let havoc = children.iter().any(|c| self.memo[c]);
+                self.memo.insert(x, havoc);
+            } else {
+                stack.push((x, true));
+                stack.extend(children.into_iter().map(|c| (c, false)));
+            }
         }
-        stack.extend(x.children());
+        self.memo[t]
     }
-    (havoc, other)
+
+    /// The havoc symbols and the other constants among the terms asked
+    /// about so far.
+    pub fn constants(&self) -> (Vec<z3::ast::Dynamic>, Vec<z3::ast::Dynamic>) {
+        use z3::ast::Ast;
+        let leaves = self.memo.iter().filter(|(x, _)| {
+            x.is_app() && x.num_children() == 0 && x.decl().kind() == z3::DeclKind::UNINTERPRETED
+        });
+        let (h, o): (Vec<_>, Vec<_>) = leaves.partition(|(_, &havoc)| havoc);
+        (
+            h.into_iter().map(|(x, _)| x.clone()).collect(),
+            o.into_iter().map(|(x, _)| x.clone()).collect(),
+        )
+    }
 }
 
 impl<'p> Encoder<'p> {
