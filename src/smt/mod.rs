@@ -335,6 +335,11 @@ pub fn may_write_through_pointers(name: &str) -> bool {
     WRITERS.iter().any(|w| lower.contains(w))
 }
 
+/// Whether `s` is a non-empty run of decimal digits (symbol numbers).
+fn all_digits(s: &str) -> bool {
+    !s.is_empty() && s.bytes().all(|b| b.is_ascii_digit())
+}
+
 /// Which terms mention a havoc symbol (see [`Encoder::is_havoc_symbol`]),
 /// memoised across the terms asked about, so that scanning many terms that
 /// share subterms (memory store chains) is linear in their DAG.
@@ -507,8 +512,7 @@ impl<'p> Encoder<'p> {
     /// Every memory cell gets an arbitrary value (a call that may write
     /// through the pointers it receives): fresh havoc arrays.
     pub fn havoc_memory(&self, st: &mut SymState) {
-        let n = self.fresh.get();
-        self.fresh.set(n + 1);
+        let n = self.next_fresh();
         st.havocked = true;
         st.mem = WIDTHS
             .iter()
@@ -531,10 +535,9 @@ impl<'p> Encoder<'p> {
     /// Whether `name` is a canonical symbol (a register's or memory's value
     /// where the symbolic state started) rather than a fresh value.
     pub fn is_canonical_symbol(name: &str) -> bool {
-        let digits = |s: &str| !s.is_empty() && s.bytes().all(|b| b.is_ascii_digit());
         name == HEAP_TOP
-            || name.strip_prefix('v').is_some_and(digits)
-            || name.strip_prefix("mem").is_some_and(digits)
+            || name.strip_prefix('v').is_some_and(all_digits)
+            || name.strip_prefix("mem").is_some_and(all_digits)
     }
 
     /// Gives the register variable `v` a fresh value (a new activation).
@@ -546,17 +549,22 @@ impl<'p> Encoder<'p> {
         }
     }
 
-    pub fn fresh(&self, w: u32) -> BV {
+    /// The number of the next fresh symbol.
+    fn next_fresh(&self) -> u64 {
         let n = self.fresh.get();
         self.fresh.set(n + 1);
+        n
+    }
+
+    pub fn fresh(&self, w: u32) -> BV {
+        let n = self.next_fresh();
         BV::new_const(format!("nd{n}"), w)
     }
 
     /// A fresh havoc symbol standing for a value the encoding does not
     /// model (see [`SymState::havocked`]).
     pub fn havoc(&self, st: &mut SymState, w: u32) -> BV {
-        let n = self.fresh.get();
-        self.fresh.set(n + 1);
+        let n = self.next_fresh();
         st.havocked = true;
         BV::new_const(format!("hv{n}"), w)
     }
@@ -564,12 +572,11 @@ impl<'p> Encoder<'p> {
     /// Whether `name` is a havoc symbol: a value ([`Encoder::havoc`]) or a
     /// memory ([`Encoder::havoc_memory`]) the encoding does not model.
     pub fn is_havoc_symbol(name: &str) -> bool {
-        let digits = |s: &str| !s.is_empty() && s.bytes().all(|b| b.is_ascii_digit());
-        name.strip_prefix("hv").is_some_and(digits)
+        name.strip_prefix("hv").is_some_and(all_digits)
             || name
                 .strip_prefix("mem")
                 .and_then(|r| r.split_once("_h"))
-                .is_some_and(|(w, n)| digits(w) && digits(n))
+                .is_some_and(|(w, n)| all_digits(w) && all_digits(n))
     }
 
     /// Width in bits of a value of type `ty` (addresses for aggregates).
@@ -1015,8 +1022,7 @@ impl<'p> Encoder<'p> {
             .clone()
             .unwrap_or_else(SymState::heap_top_symbol);
         st.heap_top = Some(obj.bvadd(self.c64(HEAP_STRIDE)));
-        let n = self.fresh.get();
-        self.fresh.set(n + 1);
+        let n = self.next_fresh();
         let fails = Bool::new_const(format!("nd{n}"));
         let v = fails.ite(&self.c64(0), &obj);
         let in_heap = Bool::and(&[
