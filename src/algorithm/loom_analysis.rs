@@ -31,7 +31,7 @@ use std::time::Duration;
 
 use crate::algorithm::cpa_algorithm::{run, Outcome, Reached, WaitlistOrder};
 use crate::algorithm::reachability::{self, Limits};
-use crate::algorithm::refine::{check_path, PathCheck};
+use crate::algorithm::refine::{all_predicates, check_path, PathCheck};
 use crate::algorithm::sdc::thread_cpu_time;
 use crate::algorithm::sdc::{self, Budget, Clock, Monitor};
 use crate::algorithm::value_search;
@@ -435,12 +435,22 @@ impl<'p> LoomAnalysis<'p> {
                             // none is new there, the path's predicates are
                             // tracked everywhere (an atom of a later point
                             // may be what an earlier one needs).
-                            let mut stuck = true;
-                            for (at, c) in &candidates {
-                                if self.predicates.add_at(c.clone(), *at, self.program) {
-                                    stuck = false;
-                                }
-                            }
+                            let mut stuck =
+                                !add_at_points(&mut self.predicates, &candidates, self.program);
+                            let candidates = if stuck {
+                                // The focused predicates were not enough:
+                                // those of every condition of the path.
+                                let all = all_predicates(
+                                    &run_ref.cpa.data.enc,
+                                    self.program,
+                                    &trace,
+                                    deadline,
+                                );
+                                stuck = !add_at_points(&mut self.predicates, &all, self.program);
+                                all
+                            } else {
+                                candidates
+                            };
                             if stuck {
                                 for (_, c) in candidates {
                                     if self.predicates.add(c) {
@@ -479,6 +489,19 @@ impl<'p> LoomAnalysis<'p> {
             }
         }
     }
+}
+
+/// Adds each candidate predicate where it was found; whether any is new.
+fn add_at_points(
+    predicates: &mut Predicates,
+    candidates: &[(Option<crate::cfa::LocId>, z3::ast::Bool)],
+    program: &Program,
+) -> bool {
+    let mut added = false;
+    for (at, c) in candidates {
+        added |= predicates.add_at(c.clone(), *at, program);
+    }
+    added
 }
 
 /// The initial precision from the specification: every automaton

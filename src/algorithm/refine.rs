@@ -17,6 +17,15 @@
 //! Boolean abstraction at `i` over them decides `S_i` exactly, so the same
 //! abstract path cannot be found again; when it is not, refinement may find
 //! nothing new, and the analysis reports UNKNOWN instead of looping.
+//!
+//! Focus: a path's suffix conditions are mostly branch conditions that have
+//! nothing to do with its infeasibility, and each would become predicates
+//! at every point before it. So an unsat core of the whole path over one
+//! tracking literal per step condition is computed first, and the suffixes
+//! are re-executed with only the core's conditions (the others dropped, an
+//! over-approximation that is still infeasible). The same argument holds
+//! for them; with the full conditions as the fallback (`all_predicates`)
+//! when the focused predicates bring nothing new.
 
 use std::time::Duration;
 
@@ -27,7 +36,7 @@ use z3::{DeclKind, SatResult, Solver};
 use crate::algorithm::sdc::thread_cpu_time;
 use crate::cfa::{LocId, Program};
 use crate::cpa::predicate::trace::{
-    abstraction_points, execute, pick_path, transition, Trace, TraceNode,
+    abstraction_points, execute, pick_path, transition, Conditions, Key, Trace, TraceNode,
 };
 use crate::cpa::Transition;
 use crate::report::{CexStep, Counterexample};
@@ -74,7 +83,7 @@ pub fn check_path(
     deadline: Option<Duration>,
 ) -> PathCheck {
     let t0 = thread_cpu_time();
-    let exec = execute(enc, p, target, None);
+    let exec = execute(enc, p, target, None, Conditions::All);
     let solver = solver_with_deadline(deadline);
     solver.assert(&exec.guard);
     let t1 = thread_cpu_time();
@@ -96,7 +105,14 @@ pub fn check_path(
             let path = pick_path(target, &exec, &model);
             concrete_path(enc, p, &path, property, deadline)
         }
-        SatResult::Unsat => PathCheck::Infeasible(predicates(enc, p, target, deadline)),
+        SatResult::Unsat => {
+            let focused = needed_conditions(enc, p, target, deadline)
+                .map(|core| predicates(enc, p, target, deadline, Conditions::Only(&core)))
+                .filter(|preds| !preds.is_empty());
+            PathCheck::Infeasible(
+                focused.unwrap_or_else(|| predicates(enc, p, target, deadline, Conditions::All)),
+            )
+        }
     }
 }
 
@@ -351,15 +367,69 @@ const HAVOC_CHECK_LIMIT: Duration = Duration::from_secs(1);
 /// are consistent byte by byte.
 const MAX_SEPARATIONS: usize = 8;
 
-/// Atoms of the suffix preconditions at the abstraction points of the path,
-/// each with its point's location. Abstraction points are processed from
-/// the target backwards until [`REFINEMENT_BUDGET`] or the deadline is used
-/// up.
+/// The step conditions of an infeasible abstract error path that its
+/// infeasibility needs: an unsat core over one tracking literal per
+/// condition (minimised by Z3). `None` if the solver does not find one in
+/// time.
+fn needed_conditions(
+    enc: &Encoder,
+    p: &Program,
+    target: &Trace,
+    deadline: Option<Duration>,
+) -> Option<HashSet<Key>> {
+    let t0 = thread_cpu_time();
+    let exec = execute(enc, p, target, None, Conditions::Tracked);
+    let solver = Solver::new();
+    let mut params = deadline.map_or_else(z3::Params::new, |d| {
+        crate::smt::query_limit(d.saturating_sub(thread_cpu_time()))
+    });
+    params.set_bool("core.minimize", true);
+    solver.set_params(&params);
+    solver.assert(&exec.guard);
+    let literals: Vec<Bool> = exec.tracks.iter().map(|(_, t)| t.clone()).collect();
+    let result = crate::smt::interrupt::checking(|| solver.check_assumptions(&literals));
+    let core = (result == SatResult::Unsat).then(|| {
+        let of_literal: HashMap<&Bool, Key> = exec.tracks.iter().map(|(k, t)| (t, *k)).collect();
+        solver
+            .get_unsat_core()
+            .iter()
+            .filter_map(|t| of_literal.get(t).copied())
+            .collect::<HashSet<Key>>()
+    });
+    if crate::algorithm::cegar::tracing() {
+        eprintln!(
+            "unsat core: {} of {} conditions ({:?}, {:.2}s)",
+            core.as_ref().map_or(0, |c| c.len()),
+            literals.len(),
+            result,
+            (thread_cpu_time() - t0).as_secs_f64()
+        );
+    }
+    core
+}
+
+/// The candidate predicates of an infeasible abstract error path with
+/// every condition considered, not only those its infeasibility needs
+/// (the fallback when the focused candidates bring nothing new).
+pub fn all_predicates(
+    enc: &Encoder,
+    p: &Program,
+    target: &Trace,
+    deadline: Option<Duration>,
+) -> Vec<(Option<LocId>, Bool)> {
+    predicates(enc, p, target, deadline, Conditions::All)
+}
+
+/// Atoms of the suffix preconditions at the abstraction points of the path
+/// (with the step conditions `conditions` selects), each with its point's
+/// location. Abstraction points are processed from the target backwards
+/// until [`REFINEMENT_BUDGET`] or the deadline is used up.
 fn predicates(
     enc: &Encoder,
     p: &Program,
     target: &Trace,
     deadline: Option<Duration>,
+    conditions: Conditions,
 ) -> Vec<(Option<LocId>, Bool)> {
     let started = thread_cpu_time();
     let stop = deadline.map_or(started + REFINEMENT_BUDGET, |d| {
@@ -380,7 +450,7 @@ fn predicates(
             _ => None,
         };
         let t = thread_cpu_time();
-        let suffix = execute(enc, p, target, Some(point));
+        let suffix = execute(enc, p, target, Some(point), conditions);
         let t_exec = thread_cpu_time() - t;
         let pre = suffix.guard.simplify();
         if crate::algorithm::cegar::tracing() {

@@ -42,9 +42,11 @@ pub enum TraceNode {
     },
 }
 
-type Key = *const TraceNode;
+/// Identity of a node of a trace DAG (valid while the DAG lives).
+pub type Key = *const TraceNode;
 
-fn key(t: &Trace) -> Key {
+/// The identity of a trace node.
+pub fn key(t: &Trace) -> Key {
     Rc::as_ptr(t)
 }
 
@@ -119,12 +121,37 @@ pub struct Execution {
     pub end: SymState,
     /// Path condition of the whole DAG.
     pub guard: Bool,
+    /// With [`Conditions::Tracked`]: each step node with a condition, and
+    /// the literal that switches that condition on.
+    pub tracks: Vec<(Key, Bool)>,
+}
+
+/// Which step conditions (assumptions, and the constraints of allocations
+/// and calls) an execution enforces. Dropping a condition over-approximates
+/// the paths; assignments are always executed.
+#[derive(Clone, Copy)]
+pub enum Conditions<'a> {
+    /// Every condition: the exact paths.
+    All,
+    /// Every condition `c` of step `k` as `t_k => c`, with a fresh literal
+    /// `t_k` (in [`Execution::tracks`]): assuming all literals gives the
+    /// exact paths, and an unsat core names the conditions that matter.
+    Tracked,
+    /// Only the conditions of these step nodes.
+    Only(&'a hashbrown::HashSet<Key>),
 }
 
 /// Re-executes the DAG ending in `end`, from the program start or, with
 /// `from`, from that abstraction node with every value canonical (the
-/// suffix of the paths after it).
-pub fn execute(enc: &Encoder, p: &Program, end: &Trace, from: Option<&Trace>) -> Execution {
+/// suffix of the paths after it). `conditions` says which step conditions
+/// are enforced.
+pub fn execute(
+    enc: &Encoder,
+    p: &Program,
+    end: &Trace,
+    from: Option<&Trace>,
+    conditions: Conditions,
+) -> Execution {
     let from = from.map(key);
     // Post-order of the sub-DAG, and how many consumers each node has there.
     let mut order: Vec<Trace> = Vec::new();
@@ -151,6 +178,7 @@ pub fn execute(enc: &Encoder, p: &Program, end: &Trace, from: Option<&Trace>) ->
     let mut states: HashMap<Key, SymState> = HashMap::new();
     let mut guards: HashMap<Key, Bool> = HashMap::new();
     let mut values: HashMap<Key, BV> = HashMap::new();
+    let mut tracks: Vec<(Key, Bool)> = Vec::new();
     let mut take = |states: &mut HashMap<Key, SymState>, k: Key| -> SymState {
         let c = consumers.get_mut(&k).expect("consumer counted");
         *c -= 1;
@@ -175,6 +203,16 @@ pub fn execute(enc: &Encoder, p: &Program, end: &Trace, from: Option<&Trace>) ->
                     let mut g = guards[&key(prev)].clone();
                     if let Some(tr) = transition(p, t) {
                         let (c, v) = apply(enc, &mut st, &tr, p);
+                        let c = match (c, conditions) {
+                            (Some(c), Conditions::All) => Some(c),
+                            (Some(c), Conditions::Tracked) => {
+                                let t = Bool::new_const(format!("__mpv_track{}", tracks.len()));
+                                tracks.push((k, t.clone()));
+                                Some(t.implies(&c))
+                            }
+                            (Some(c), Conditions::Only(keep)) => keep.contains(&k).then_some(c),
+                            (None, _) => None,
+                        };
                         if let Some(c) = c {
                             g = Bool::and(&[&g, &c]);
                         }
@@ -201,6 +239,7 @@ pub fn execute(enc: &Encoder, p: &Program, end: &Trace, from: Option<&Trace>) ->
         guard: guards[&end_key].clone(),
         guards,
         values,
+        tracks,
     }
 }
 
