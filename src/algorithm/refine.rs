@@ -194,8 +194,9 @@ pub fn exact_path(
     let describe = |t: &Transition| {
         CexStep::of(p, t, None, None).map(|s| format!("{}:{}: {}", s.file, s.line, s.op))
     };
-    // Every assertion, for the havoc check.
+    // Every assertion, for the havoc check, with the step it comes from.
     let mut conditions: Vec<Bool> = Vec::new();
+    let mut condition_steps: Vec<usize> = Vec::new();
     let ((st, values, first_inexact, first_havoc, access_ends), accesses) =
         enc.recording_accesses(|| {
             let mut st = enc.initial();
@@ -203,7 +204,7 @@ pub fn exact_path(
             let mut first_inexact = None;
             let mut first_havoc = None;
             let mut access_ends = Vec::with_capacity(path.len());
-            for t in path {
+            for (i, t) in path.iter().enumerate() {
                 let (c, v) = apply(enc, &mut st, t, p);
                 if !st.exact && first_inexact.is_none() {
                     first_inexact = describe(t);
@@ -214,6 +215,7 @@ pub fn exact_path(
                 if let Some(c) = c {
                     solver.assert(&c);
                     conditions.push(c);
+                    condition_steps.push(i);
                 }
                 values.push(v);
                 access_ends.push(enc.access_count());
@@ -237,13 +239,28 @@ pub fn exact_path(
     let mut overlap = None;
     let mut separations = 0;
     let model = loop {
-        match crate::smt::interrupt::checking(|| solver.check()) {
+        let t0 = thread_cpu_time();
+        let r = crate::smt::interrupt::checking(|| solver.check());
+        if crate::algorithm::cegar::tracing() {
+            eprintln!(
+                "exact path: {} steps, {} conditions, {separations} separations: {r:?} in {:.2}s",
+                path.len(),
+                conditions.len(),
+                (thread_cpu_time() - t0).as_secs_f64()
+            );
+        }
+        match r {
             SatResult::Sat => {}
             SatResult::Unknown => return PathCheck::Unknown,
             SatResult::Unsat if separations > 0 => return overlapping(overlap, clobbered),
             // The merged formula had a model, this path alone has none: the
             // model chose branches inconsistently. Nothing can be concluded.
-            SatResult::Unsat => return PathCheck::Imprecise(None),
+            SatResult::Unsat => {
+                if crate::algorithm::cegar::tracing() {
+                    trace_infeasibility(&conditions, &condition_steps, path, &describe);
+                }
+                return PathCheck::Imprecise(None);
+            }
         }
         let Some(model) = solver.get_model() else {
             return PathCheck::Unknown;
@@ -304,6 +321,38 @@ pub fn exact_path(
         steps,
         assumptions: Vec::new(),
     })
+}
+
+/// Tracing: the steps whose conditions make an infeasible path so (an
+/// unsat core over one tracking literal per condition).
+fn trace_infeasibility(
+    conditions: &[Bool],
+    steps: &[usize],
+    path: &[Transition],
+    describe: &dyn Fn(&Transition) -> Option<String>,
+) {
+    let solver = Solver::new();
+    let mut params = crate::smt::query_limit(Duration::from_secs(2));
+    params.set_bool("core.minimize", true);
+    solver.set_params(&params);
+    let literals: Vec<Bool> = (0..conditions.len())
+        .map(|i| Bool::new_const(format!("trace_step{i}")))
+        .collect();
+    for (l, c) in literals.iter().zip(conditions) {
+        solver.assert(l.implies(c));
+    }
+    if solver.check_assumptions(&literals) != SatResult::Unsat {
+        return;
+    }
+    for l in solver.get_unsat_core() {
+        let Some(i) = literals.iter().position(|x| *x == l) else {
+            continue;
+        };
+        let at = path.get(steps[i]).and_then(describe).unwrap_or_default();
+        let c = conditions[i].simplify().to_string();
+        let c: String = c.chars().take(300).collect();
+        eprintln!("  infeasible through step {}: {at}: {c}", steps[i]);
+    }
 }
 
 /// Whether the conjunction of `conditions`, with the model's values for its
