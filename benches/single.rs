@@ -35,7 +35,7 @@ const DISPUTED: &[(&str, &str)] = &[
     ),
     (
         "ldv-consumption/32_7a_cilled_false_linux-3.8-rc1-drivers--media--rc--rc-core.ko-main.cil.out.c",
-        "the only lock path LDV can mean is show_protocols returning -19 while holding dev->lock; main calls show_protocols(dev_attr_protocols_group0, ...) and that global pointer is never assigned, so it is NULL (static storage) and show_protocols returns -22 at `(unsigned long)dev == 0` before locking; LDV's verifier loses the value through the pointer-to-integer cast",
+        "the module's two lock leaks (show_protocols returning -19, store_protocols returning -22 on an unknown protocol, each holding dev->lock) are reached only through main's calls show_protocols/store_protocols(dev_attr_protocols_group0, ...); that global pointer is never assigned, so it is NULL (static storage), `dev` is the same pointer (container_of at offset 0), and both return -22 at `(unsigned long)dev == 0` before locking; the other harness entries (rc_core_init/exit, rc_dev_uevent, rc_dev_release, ir_devnode) take no lock; LDV's verifier loses the value through the pointer-to-integer cast",
     ),
 ];
 
