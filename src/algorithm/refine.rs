@@ -296,7 +296,7 @@ pub fn exact_path(
                 "{at}, whose address depends on values the encoding does not model"
             )));
         }
-        match independent_of_havoc(&conditions, Some(&model), deadline) {
+        match independent_of_havoc(&conditions, Some(&model), deadline, &mut scan) {
             SatResult::Unsat => {}
             other => {
                 let why = if other == SatResult::Sat {
@@ -332,22 +332,17 @@ fn trace_infeasibility(
     describe: &dyn Fn(&Transition) -> Option<String>,
 ) {
     let solver = Solver::new();
-    let mut params = crate::smt::query_limit(Duration::from_secs(2));
-    params.set_bool("core.minimize", true);
-    solver.set_params(&params);
     let literals: Vec<Bool> = (0..conditions.len())
         .map(|i| Bool::new_const(format!("trace_step{i}")))
         .collect();
     for (l, c) in literals.iter().zip(conditions) {
         solver.assert(l.implies(c));
     }
-    if solver.check_assumptions(&literals) != SatResult::Unsat {
+    let params = crate::smt::query_limit(Duration::from_secs(2));
+    let Some(core) = minimal_core(&solver, params, &literals).1 else {
         return;
-    }
-    for l in solver.get_unsat_core() {
-        let Some(i) = literals.iter().position(|x| *x == l) else {
-            continue;
-        };
+    };
+    for i in core {
         let at = path.get(steps[i]).and_then(describe).unwrap_or_default();
         let c = conditions[i].simplify().to_string();
         let c: String = c.chars().take(300).collect();
@@ -367,10 +362,14 @@ fn trace_infeasibility(
 /// model satisfies `φ(M(x), M(m), M(h))`, so then `φ(M(x), M(m), h')` holds
 /// for the real values `h'` too. Only the conditions that mention a havoc
 /// symbol need negating. At most [`HAVOC_CHECK_LIMIT`] of CPU time.
+/// `scan` may already know terms (the path's access addresses, which
+/// share the conditions' memory store chains) and learns the conditions';
+/// the constants of all of them are the ones fixed or copied.
 fn independent_of_havoc(
     conditions: &[Bool],
     model: Option<&z3::Model>,
     deadline: Option<Duration>,
+    scan: &mut crate::smt::HavocScan,
 ) -> SatResult {
     let solver = Solver::new();
     let limit = deadline.map_or(HAVOC_CHECK_LIMIT, |d| {
@@ -378,7 +377,6 @@ fn independent_of_havoc(
     });
     solver.set_params(&crate::smt::query_limit(limit));
     let _armed = crate::smt::interrupt::arm(thread_cpu_time() + limit);
-    let mut scan = crate::smt::HavocScan::default();
     let mut dependent: Vec<Bool> = Vec::new();
     for c in conditions {
         if scan.mentions_havoc(&Dynamic::from_ast(c)) {
@@ -429,20 +427,15 @@ fn needed_conditions(
     let t0 = thread_cpu_time();
     let exec = execute(enc, p, target, None, Conditions::Tracked);
     let solver = Solver::new();
-    let mut params = deadline.map_or_else(z3::Params::new, |d| {
+    solver.assert(&exec.guard);
+    let params = deadline.map_or_else(z3::Params::new, |d| {
         crate::smt::query_limit(d.saturating_sub(thread_cpu_time()))
     });
-    params.set_bool("core.minimize", true);
-    solver.set_params(&params);
-    solver.assert(&exec.guard);
     let literals: Vec<Bool> = exec.tracks.iter().map(|(_, t)| t.clone()).collect();
-    let result = crate::smt::interrupt::checking(|| solver.check_assumptions(&literals));
-    let core = (result == SatResult::Unsat).then(|| {
-        let of_literal: HashMap<&Bool, Key> = exec.tracks.iter().map(|(k, t)| (t, *k)).collect();
-        solver
-            .get_unsat_core()
-            .iter()
-            .filter_map(|t| of_literal.get(t).copied())
+    let (result, core) = minimal_core(&solver, params, &literals);
+    let core = core.map(|ix| {
+        ix.into_iter()
+            .map(|i| exec.tracks[i].0)
             .collect::<HashSet<Key>>()
     });
     if crate::algorithm::cegar::tracing() {
@@ -455,6 +448,28 @@ fn needed_conditions(
         );
     }
     core
+}
+
+/// A minimised unsat core of `solver`'s assertions under the tracking
+/// `literals` (checked with `params`): the check's result and, if it is
+/// `Unsat`, the indices of the literals in the core.
+fn minimal_core(
+    solver: &Solver,
+    mut params: z3::Params,
+    literals: &[Bool],
+) -> (SatResult, Option<Vec<usize>>) {
+    params.set_bool("core.minimize", true);
+    solver.set_params(&params);
+    let result = crate::smt::interrupt::checking(|| solver.check_assumptions(literals));
+    let core = (result == SatResult::Unsat).then(|| {
+        let index: HashMap<&Bool, usize> = literals.iter().zip(0..).collect();
+        solver
+            .get_unsat_core()
+            .iter()
+            .filter_map(|t| index.get(t).copied())
+            .collect()
+    });
+    (result, core)
 }
 
 /// The candidate predicates of an infeasible abstract error path with
@@ -639,6 +654,9 @@ mod tests {
 
     #[test]
     fn a_path_condition_free_of_havoc_symbols_is_independent_of_them() {
+        let independent_of_havoc = |c: &[Bool], m: Option<&z3::Model>| {
+            independent_of_havoc(c, m, None, &mut crate::smt::HavocScan::default())
+        };
         let x = BV::new_const("v1", 32);
         let h = BV::new_const("hv7", 32);
         let mem =
@@ -646,29 +664,23 @@ mod tests {
         let five = BV::from_u64(5, 32);
         // The havoc value is read but the condition holds whatever it is.
         let ignores = vec![x.bvugt(&five), h.bvadd(&x).eq(x.bvadd(&h))];
-        assert_eq!(independent_of_havoc(&ignores, None, None), SatResult::Unsat);
+        assert_eq!(independent_of_havoc(&ignores, None), SatResult::Unsat);
         let needs_value = vec![x.bvugt(&five), h.eq(&x)];
-        assert_eq!(
-            independent_of_havoc(&needs_value, None, None),
-            SatResult::Sat
-        );
+        assert_eq!(independent_of_havoc(&needs_value, None), SatResult::Sat);
         let byte = mem.select(&BV::from_u64(4096, 64)).as_bv().expect("a byte");
         let needs_memory = vec![byte.eq(BV::from_u64(1, 8))];
-        assert_eq!(
-            independent_of_havoc(&needs_memory, None, None),
-            SatResult::Sat
-        );
-        assert_eq!(independent_of_havoc(&[], None, None), SatResult::Unsat);
+        assert_eq!(independent_of_havoc(&needs_memory, None), SatResult::Sat);
+        assert_eq!(independent_of_havoc(&[], None), SatResult::Unsat);
         // Depends on the havoc value for some inputs, but not for the
         // model's: x = 6.
         let either = vec![Bool::or(&[&x.bvugt(&five), &h.eq(&five)])];
-        assert_eq!(independent_of_havoc(&either, None, None), SatResult::Sat);
+        assert_eq!(independent_of_havoc(&either, None), SatResult::Sat);
         let solver = Solver::new();
         solver.assert(x.eq(BV::from_u64(6, 32)));
         assert_eq!(solver.check(), SatResult::Sat);
         let model = solver.get_model().expect("a model");
         assert_eq!(
-            independent_of_havoc(&either, Some(&model), None),
+            independent_of_havoc(&either, Some(&model)),
             SatResult::Unsat
         );
     }
