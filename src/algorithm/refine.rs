@@ -41,7 +41,7 @@ use crate::cpa::predicate::trace::{
 use crate::cpa::Transition;
 use crate::report::{CexStep, Counterexample};
 use crate::smt::step::apply;
-use crate::smt::{disjoint, inconsistent_access, Encoder};
+use crate::smt::{disjoint, inconsistent_accesses, Encoder};
 
 /// The outcome of analysing an abstract error path.
 pub enum PathCheck {
@@ -145,13 +145,20 @@ pub fn concrete_check(
     property: &str,
     deadline: Option<Duration>,
 ) -> PathCheck {
-    let first = exact_path(enc, p, steps, property, deadline);
+    let mut apart = Separations::default();
+    let first = exact_path_keeping_apart(enc, p, steps, property, deadline, &mut apart);
+    if crate::algorithm::cegar::tracing() {
+        if let PathCheck::Imprecise(why) = &first {
+            eprintln!("exact path imprecise: {why:?}");
+        }
+    }
     match first {
         PathCheck::Imprecise(_) => {
             // Under LDV's assumptions (kernel functions without a model leave
             // the module's memory alone, ...) the path may be exact.
-            let (second, assumptions) =
-                enc.under_ldv_assumptions(|| exact_path(enc, p, steps, property, deadline));
+            let (second, assumptions) = enc.under_ldv_assumptions(|| {
+                exact_path_keeping_apart(enc, p, steps, property, deadline, &mut apart)
+            });
             match second {
                 PathCheck::Feasible(mut cex) => {
                     cex.assumptions = assumptions;
@@ -190,6 +197,46 @@ pub fn exact_path(
     property: &str,
     deadline: Option<Duration>,
 ) -> PathCheck {
+    let mut apart = Separations::default();
+    exact_path_keeping_apart(enc, p, path, property, deadline, &mut apart)
+}
+
+/// The pairs of memory accesses an exact check of a path kept apart, each
+/// access as its step and its place among the step's accesses. A later
+/// check of the same path (under LDV's assumptions, say) keeps them apart
+/// from the start where its steps make such accesses: a restriction of the
+/// models looked for, which a counterexample never depends on, since its
+/// accesses are replayed byte by byte all the same.
+#[derive(Default)]
+struct Separations {
+    pairs: Vec<((usize, usize), (usize, usize))>,
+}
+
+impl Separations {
+    /// Access `i` of an execution as (step, place in the step), given where
+    /// each step's accesses end.
+    fn place(ends: &[usize], i: usize) -> (usize, usize) {
+        let step = ends.partition_point(|&end| end <= i);
+        let start = if step == 0 { 0 } else { ends[step - 1] };
+        (step, i - start)
+    }
+
+    /// The access at `place` in an execution, if it made it.
+    fn index(ends: &[usize], (step, k): (usize, usize)) -> Option<usize> {
+        let start = if step == 0 { 0 } else { *ends.get(step - 1)? };
+        let i = start + k;
+        (i < *ends.get(step)?).then_some(i)
+    }
+}
+
+fn exact_path_keeping_apart(
+    enc: &Encoder,
+    p: &Program,
+    path: &[Transition],
+    property: &str,
+    deadline: Option<Duration>,
+    apart: &mut Separations,
+) -> PathCheck {
     let solver = solver_with_deadline(deadline);
     let describe = |t: &Transition| {
         CexStep::of(p, t, None, None).map(|s| format!("{}:{}: {}", s.file, s.line, s.op))
@@ -225,6 +272,17 @@ pub fn exact_path(
     if !st.exact {
         return PathCheck::Imprecise(first_inexact);
     }
+    let mut hinted = false;
+    for &(a, b) in &apart.pairs {
+        let i = Separations::index(&access_ends, a);
+        let j = Separations::index(&access_ends, b);
+        if let (Some(i), Some(j)) = (i, j) {
+            let c = disjoint(&accesses[i], &accesses[j]);
+            solver.assert(&c);
+            conditions.push(c);
+            hinted = true;
+        }
+    }
     // A model whose memory accesses overlap inconsistently may have
     // siblings that keep the two accesses apart.
     let overlapping = |at: Option<String>, clobbered: bool| {
@@ -252,6 +310,12 @@ pub fn exact_path(
         match r {
             SatResult::Sat => {}
             SatResult::Unknown => return PathCheck::Unknown,
+            // The pairs kept apart from the start may be what rules the
+            // path out: once more without them.
+            SatResult::Unsat if hinted && separations == 0 => {
+                apart.pairs.clear();
+                return exact_path_keeping_apart(enc, p, path, property, deadline, apart);
+            }
             SatResult::Unsat if separations > 0 => return overlapping(overlap, clobbered),
             // The merged formula had a model, this path alone has none: the
             // model chose branches inconsistently. Nothing can be concluded.
@@ -265,21 +329,29 @@ pub fn exact_path(
         let Some(model) = solver.get_model() else {
             return PathCheck::Unknown;
         };
-        let Some((i, other)) = inconsistent_access(&accesses, &model) else {
+        let found = inconsistent_accesses(&accesses, &model, MAX_SEPARATED_PAIRS);
+        let Some(&(i, other)) = found.first() else {
             break model;
         };
         let step = access_ends.partition_point(|&end| end <= i);
         overlap = path.get(step).and_then(describe);
         clobbered = other.is_some_and(|j| accesses[j].clobber.is_some());
-        match other {
-            Some(j) if separations < MAX_SEPARATIONS => {
-                let apart = disjoint(&accesses[i], &accesses[j]);
-                solver.assert(&apart);
-                conditions.push(apart);
-                separations += 1;
-            }
-            _ => return overlapping(overlap, clobbered),
+        if separations >= MAX_SEPARATIONS || other.is_none() {
+            return overlapping(overlap, clobbered);
         }
+        // Every pair this model mixes up is kept apart for the next one.
+        for &(i, j) in &found {
+            let Some(j) = j else { continue };
+            let c = disjoint(&accesses[i], &accesses[j]);
+            solver.assert(&c);
+            conditions.push(c);
+            let places = (
+                Separations::place(&access_ends, i),
+                Separations::place(&access_ends, j),
+            );
+            apart.pairs.push(places);
+        }
+        separations += 1;
     };
     if st.havocked {
         // An access whose address depends on a havoc value may overlap
@@ -413,6 +485,9 @@ const HAVOC_CHECK_LIMIT: Duration = Duration::from_secs(1);
 /// How often an exact path check looks for a model whose memory accesses
 /// are consistent byte by byte.
 const MAX_SEPARATIONS: usize = 8;
+
+/// How many pairs of accesses one such look may keep apart.
+const MAX_SEPARATED_PAIRS: usize = 64;
 
 /// The step conditions of an infeasible abstract error path that its
 /// infeasibility needs: an unsat core over one tracking literal per

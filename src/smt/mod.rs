@@ -6,7 +6,10 @@
 //! registers (a map from variable to term); every other variable (address
 //! taken, aggregate, array) gets a fixed concrete address, functions and
 //! string literals too, in disjoint regions. Memory is one array per access
-//! width (8/16/32/64/128 bits) from 64-bit addresses to values.
+//! width (8/16/32/64/128 bits) from 64-bit addresses to values. A read
+//! looks through the latest writes to the same base address at other
+//! constant offsets before it becomes a `select` ([`read_over_writes`]: an
+//! equivalent term with fewer case splits for the solver).
 //!
 //! Imprecise or unsound spots (each either makes the path *inexact*, so a
 //! feasible path through it is not reported FALSE, or *havocked*, so it is
@@ -201,6 +204,21 @@ pub fn inconsistent_access(
     accesses: &[MemoryAccess],
     model: &z3::Model,
 ) -> Option<(usize, Option<usize>)> {
+    inconsistent_accesses(accesses, model, 1).pop()
+}
+
+/// Like [`inconsistent_access`], but the scan goes on past a read that
+/// another access determined (as if the arrays' value were right) and
+/// returns up to `limit` such reads, in execution order, each with that
+/// access; one with no such access (`None`) ends the scan. An exact path
+/// check keeps such accesses apart all at once instead of one per solver
+/// call.
+pub fn inconsistent_accesses(
+    accesses: &[MemoryAccess],
+    model: &z3::Model,
+    limit: usize,
+) -> Vec<(usize, Option<usize>)> {
+    let mut found = Vec::new();
     /// Who determines a byte: the access (its span and index) that last
     /// wrote it, or that first read it from the initial memory.
     #[derive(Clone, Copy)]
@@ -212,16 +230,16 @@ pub fn inconsistent_access(
     let mut owner: HashMap<u64, Owner> = HashMap::new();
     for (i, a) in accesses.iter().enumerate() {
         let Some(at) = model.eval(&a.address, true).and_then(|v| v.as_u64()) else {
-            return Some((i, None));
+            found.push((i, None));
+            return found;
         };
         if let Some(len) = &a.clobber {
             // Bytes nobody may read afterwards: no span matches them.
-            let Some(n) = model.eval(len, true).and_then(|v| v.as_u64()) else {
-                return Some((i, None));
+            let n = model.eval(len, true).and_then(|v| v.as_u64());
+            let Some(n) = n.filter(|&n| n <= MAX_CLOBBER) else {
+                found.push((i, None));
+                return found;
             };
-            if n > MAX_CLOBBER {
-                return Some((i, None));
-            }
             let me = Owner {
                 at,
                 bytes: u32::MAX,
@@ -245,16 +263,30 @@ pub fn inconsistent_access(
             continue;
         }
         let mut untouched = None;
+        let mut other = None;
         for b in bytes.clone() {
             match owner.get(&b) {
                 None => untouched = Some(b),
                 Some(o) if (o.at, o.bytes) == (at, a.bytes) => {}
-                Some(o) => return Some((i, Some(o.index))),
+                Some(o) => {
+                    other = Some(o.index);
+                    break;
+                }
             }
+        }
+        if let Some(j) = other {
+            found.push((i, Some(j)));
+            if found.len() >= limit {
+                return found;
+            }
+            continue;
         }
         match untouched {
             // Partly this span's own bytes, partly never touched.
-            Some(_) if bytes.clone().any(|b| owner.contains_key(&b)) => return Some((i, None)),
+            Some(_) if bytes.clone().any(|b| owner.contains_key(&b)) => {
+                found.push((i, None));
+                return found;
+            }
             Some(_) => {
                 for b in bytes {
                     owner.insert(b, me);
@@ -263,7 +295,64 @@ pub fn inconsistent_access(
             None => {}
         }
     }
-    None
+    found
+}
+
+/// How many writes [`read_over_writes`] looks through.
+const MAX_WRITES_LOOKED_THROUGH: usize = 512;
+
+/// `select(mem, a)`, simplified over the latest writes to `mem`: a write to
+/// the same address gives the value read, one to an address that differs
+/// from `a` by a constant is skipped (the arrays are cells by address; how
+/// cells of different widths overlap is the byte replay's business,
+/// [`inconsistent_access`]). The first write whose address may or may not
+/// equal `a` ends the walk. The result equals `select(mem, a)` in every
+/// model; it only spares the solver the case splits.
+fn read_over_writes(mem: &Array, a: &BV) -> z3::ast::Dynamic {
+    use z3::ast::Ast;
+    let (base, offset) = base_and_offset(a);
+    let mut m = mem.clone();
+    for _ in 0..MAX_WRITES_LOOKED_THROUGH {
+        if !m.is_app() || m.decl().kind() != z3::DeclKind::STORE {
+            break;
+        }
+        let (Some(inner), Some(at), Some(value)) = (
+            m.nth_child(0).and_then(|c| c.as_array()),
+            m.nth_child(1).and_then(|c| c.as_bv()),
+            m.nth_child(2),
+        ) else {
+            break;
+        };
+        let (b, o) = base_and_offset(&at);
+        if b != base {
+            break;
+        }
+        if o == offset {
+            return value;
+        }
+        m = inner;
+    }
+    m.select(a)
+}
+
+/// An address as a base term (`None`: the constant 0) plus a constant
+/// (sums of constants and nested sums folded, with wrap-around).
+fn base_and_offset(a: &BV) -> (Option<BV>, u64) {
+    use z3::ast::Ast;
+    if let Some(n) = a.as_u64() {
+        return (None, n);
+    }
+    if a.is_app() && a.decl().kind() == z3::DeclKind::BADD && a.num_children() == 2 {
+        let x = a.nth_child(0).and_then(|c| c.as_bv());
+        let y = a.nth_child(1).and_then(|c| c.as_bv());
+        if let (Some(x), Some(y)) = (x, y) {
+            match (base_and_offset(&x), base_and_offset(&y)) {
+                ((b, m), (None, n)) | ((None, n), (b, m)) => return (b, m.wrapping_add(n)),
+                _ => {}
+            }
+        }
+    }
+    (Some(a.clone()), 0)
 }
 
 /// Whether the pointer `e` is computed from integer constants alone
@@ -309,6 +398,10 @@ pub enum LdvAssumption {
     /// Inline assembly leaves memory unchanged; its register outputs are
     /// arbitrary.
     InlineAsmSkipped,
+    /// The length a formatting or string-copying kernel function returns
+    /// (`snprintf`, `strlcpy`, ...) is any non-negative value: the bytes
+    /// it wrote are not modelled, so neither is their count.
+    LengthResultArbitrary,
 }
 
 impl LdvAssumption {
@@ -317,6 +410,7 @@ impl LdvAssumption {
             LdvAssumption::ExternalKeepsMemory => format!("{n} call(s) of kernel functions without a model (taking pointers) do not change the module's memory, as LDV's models assume"),
             LdvAssumption::UnknownTargetIsExternal => format!("{n} call(s) through function pointers that match no function of the module call kernel functions without a model, as LDV's verifiers assume"),
             LdvAssumption::InlineAsmSkipped => format!("{n} inline assembly statement(s) leave memory unchanged and give arbitrary register outputs, as LDV's verifiers take them"),
+            LdvAssumption::LengthResultArbitrary => format!("{n} length(s) returned by formatting or string-copying kernel functions (snprintf, strlcpy, ...) are arbitrary non-negative values, as LDV's verifiers take them"),
         }
     }
 }
@@ -418,8 +512,7 @@ impl<'p> Encoder<'p> {
     /// Reads the cell of width class `k` at `a`.
     fn load(&self, st: &SymState, k: usize, a: &BV) -> BV {
         self.note_access(a, k, false);
-        st.mem[k]
-            .select(a)
+        read_over_writes(&st.mem[k], a)
             .as_bv()
             .unwrap_or_else(|| self.fresh(WIDTHS[k]))
     }
@@ -451,6 +544,11 @@ impl<'p> Encoder<'p> {
                 clobber: Some(len),
             });
         }
+    }
+
+    /// Whether LDV's assumptions are in force (recording none).
+    pub fn ldv_assumptions_in_force(&self) -> bool {
+        self.ldv.borrow().is_some()
     }
 
     /// Whether LDV's assumptions are in force; if so, `a` is recorded as made.
@@ -1035,7 +1133,10 @@ impl<'p> Encoder<'p> {
 
 #[cfg(test)]
 mod tests {
-    use super::{inconsistent_access, may_write_through_pointers, MemoryAccess};
+    use super::{
+        inconsistent_access, inconsistent_accesses, may_write_through_pointers, read_over_writes,
+        MemoryAccess,
+    };
     use z3::ast::BV;
 
     #[test]
@@ -1142,6 +1243,56 @@ mod tests {
         assert_eq!(inconsistent_access(&straddling, &model), Some((1, Some(0))));
         let huge = [clobber(0x100, 1 << 40)];
         assert_eq!(inconsistent_access(&huge, &model), Some((0, None)));
+    }
+
+    #[test]
+    fn one_scan_finds_every_read_another_access_determined() {
+        let model = empty_model();
+        let (w, r) = (true, false);
+        let two = [
+            acc(0x100, 4, w),
+            acc(0x101, 1, r),
+            acc(0x200, 8, r),
+            acc(0x204, 4, r),
+        ];
+        assert_eq!(
+            inconsistent_accesses(&two, &model, 8),
+            vec![(1, Some(0)), (3, Some(2))]
+        );
+        assert_eq!(inconsistent_accesses(&two, &model, 1), vec![(1, Some(0))]);
+        assert_eq!(inconsistent_access(&two, &model), Some((1, Some(0))));
+    }
+
+    #[test]
+    fn reads_look_through_writes_to_other_offsets_of_the_same_base() {
+        use z3::ast::Array;
+        use z3::Sort;
+        let m = Array::new_const("m", &Sort::bitvector(64), &Sort::bitvector(32));
+        let p = BV::new_const("p", 64);
+        let q = BV::new_const("q", 64);
+        let c = |n: u64| BV::from_u64(n, 64);
+        let (v1, v2) = (BV::from_u64(1, 32), BV::from_u64(2, 32));
+        let mem = m
+            .store(&p.bvadd(c(8)), &v1)
+            .store(&p.bvadd(c(4)).bvadd(c(12)), &v2);
+        let read = |a: &BV| read_over_writes(&mem, a).as_bv().unwrap();
+        assert_eq!(read(&p.bvadd(c(8))), v1);
+        assert_eq!(read(&p.bvadd(c(16))), v2);
+        assert_eq!(
+            read(&p.bvadd(c(24))),
+            m.select(&p.bvadd(c(24))).as_bv().unwrap()
+        );
+        // Another base may be any address: the read stays as it is.
+        assert_eq!(read(&q), mem.select(&q).as_bv().unwrap());
+        let at_constants = m.store(&c(0x100), &v1);
+        let other = read_over_writes(&at_constants, &c(0x200));
+        assert_eq!(other, m.select(&c(0x200)));
+        assert_eq!(read_over_writes(&at_constants, &c(0x100)).as_bv(), Some(v1));
+        // Same value in every model.
+        let s = z3::Solver::new();
+        let a = p.bvadd(c(20));
+        s.assert(read(&a).eq(mem.select(&a).as_bv().unwrap()).not());
+        assert_eq!(s.check(), z3::SatResult::Unsat);
     }
 
     #[test]
