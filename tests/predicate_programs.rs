@@ -172,6 +172,26 @@ fn kernel_writers_keep_a_path_exact_unless_it_reads_what_they_wrote() {
 }
 
 #[test]
+fn length_results_of_kernel_writers_are_arbitrary_only_under_ldv_assumptions() {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/programs/engine");
+    // strlcat's result is unused: the path is exact as it is.
+    let r = cegar_at(&dir.join("strlcat_false.c"));
+    assert_eq!(r.verdict, Verdict::False, "{:?}", r.reason);
+    let cex = r.counterexample.expect("a counterexample");
+    assert!(cex.assumptions.is_empty(), "{:?}", cex.assumptions);
+    // snprintf's result is used: a counterexample under the assumption
+    // that it is any non-negative value, which the result lists.
+    let r = cegar_at(&dir.join("length_result_false.c"));
+    assert_eq!(r.verdict, Verdict::False, "{:?}", r.reason);
+    let cex = r.counterexample.expect("a counterexample");
+    assert!(
+        cex.assumptions.iter().any(|a| a.contains("snprintf")),
+        "{:?}",
+        cex.assumptions
+    );
+}
+
+#[test]
 fn unmodelled_values_the_error_does_not_depend_on_keep_a_counterexample() {
     let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/programs/engine");
     for name in ["writer_irrelevant_false.c", "float_irrelevant_false.c"] {

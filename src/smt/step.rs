@@ -11,10 +11,13 @@
 //!   memory becomes arbitrary (the path is then inexact);
 //!   In an exact path check, a kernel function that writes only through its
 //!   first argument, over a length its arguments give (`memcpy`, `memset`,
-//!   `snprintf`, `copy_from_user`, `sprintf` with a format printing no
-//!   string, ...), leaves memory as it is and the written bytes are recorded
-//!   as a clobber: the path stays exact unless it reads them afterwards
-//!   (the byte replay of [`super::inconsistent_access`] checks that);
+//!   `snprintf`, `strlcat`, `copy_from_user`, `sprintf` with a format
+//!   printing no string, ...), leaves memory as it is and the written bytes
+//!   are recorded as a clobber: the path stays exact unless it reads them
+//!   afterwards (the byte replay of [`super::inconsistent_access`] checks
+//!   that); one whose result is the length it wrote does so when the result
+//!   is unused, or under LDV's assumptions, which take the length as any
+//!   non-negative value;
 //! - a call through a function pointer that matches none of the module's
 //!   candidate functions calls a function outside the module: like a
 //!   body-less call, and inexact (mpv assumes, as LDV's environment model
@@ -208,6 +211,7 @@ fn external_call(
         .iter()
         .any(|a| matches!(p.types.get(a.ty), Type::Pointer(_) | Type::Array { .. }));
     let no_side_effects = matches!(kind, FunctionKind::Assume | FunctionKind::Defined);
+    let mut length_result = false;
     if !no_side_effects && gets_pointer && !allocator {
         let clobber = if writes && enc.recording() {
             clobbered_span(enc, st, name, args, lhs.is_some())
@@ -217,6 +221,7 @@ fn external_call(
         let clobber = clobber
             .filter(|c| !c.returns_dst || lhs.is_none_or(|l| enc.width(l.ty) == c.dst.get_size()));
         if let Some(c) = clobber {
+            length_result = c.arbitrary_length;
             enc.note_clobber(&c.dst, c.len);
             if let (Some(l), true) = (lhs, c.returns_dst) {
                 for a in args {
@@ -247,7 +252,8 @@ fn external_call(
     } else {
         let v = enc.fresh(enc.width(l.ty));
         enc.write(st, l, v.clone());
-        (None, Some(v))
+        let non_negative = length_result.then(|| v.bvsge(BV::from_u64(0, v.get_size())));
+        (non_negative, Some(v))
     }
 }
 
@@ -307,13 +313,18 @@ struct Clobber {
     len: BV,
     /// Whether the function returns `dst` (else its result is arbitrary).
     returns_dst: bool,
+    /// Whether its result is a length, used, taken as any non-negative
+    /// value under LDV's assumptions.
+    arbitrary_length: bool,
 }
 
 /// The bytes a kernel function writes, for functions that write only
 /// through their first argument and at most as many bytes as an argument
 /// (or a `sprintf` format, [`format_bound`]) says. Functions whose result
-/// depends on what they wrote (`snprintf`'s length, ...) qualify only when
-/// the result is not used (`result_used` false).
+/// is the length of what they wrote (`snprintf`, `strlcpy`, ...) qualify
+/// when the result is not used (`result_used` false), or under LDV's
+/// assumptions, which take it as any non-negative value
+/// ([`LdvAssumption::LengthResultArbitrary`]).
 fn clobbered_span(
     enc: &Encoder<'_>,
     st: &mut SymState,
@@ -322,15 +333,19 @@ fn clobbered_span(
     result_used: bool,
 ) -> Option<Clobber> {
     let base = name.trim_start_matches('_');
-    let (len_arg, returns_dst) = match base {
-        "memcpy" | "memmove" | "memset" | "strncpy" => (Some(2), true),
+    let (len_arg, returns_dst, length_result) = match base {
+        "memcpy" | "memmove" | "memset" | "strncpy" => (Some(2), true, false),
         // The result is what the user access left undone: arbitrary.
-        "copy_from_user" | "copy_to_user" | "copy_in_user" => (Some(2), false),
-        "strlcpy" if !result_used => (Some(2), false),
-        "snprintf" | "vsnprintf" | "scnprintf" | "vscnprintf" if !result_used => (Some(1), false),
-        "sprintf" | "vsprintf" if !result_used => (None, false),
+        "copy_from_user" | "copy_to_user" | "copy_in_user" => (Some(2), false, false),
+        // `strlcat` appends within the `size` bytes from `dst`.
+        "strlcpy" | "strlcat" => (Some(2), false, true),
+        "snprintf" | "vsnprintf" | "scnprintf" | "vscnprintf" => (Some(1), false, true),
+        "sprintf" | "vsprintf" => (None, false, true),
         _ => return None,
     };
+    if length_result && result_used && !enc.ldv_assumptions_in_force() {
+        return None;
+    }
     if args.len() < 2 || !matches!(enc.p.types.get(args[0].ty), Type::Pointer(_)) {
         return None;
     }
@@ -347,10 +362,13 @@ fn clobbered_span(
         None => BV::from_u64(format_bound(string_literal(enc.p, &args[1])?)?, 64),
     };
     let dst = enc.eval(st, &args[0]);
+    let arbitrary_length =
+        length_result && result_used && enc.assume_ldv(LdvAssumption::LengthResultArbitrary);
     Some(Clobber {
         dst,
         len,
         returns_dst,
+        arbitrary_length,
     })
 }
 
