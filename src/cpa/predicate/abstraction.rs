@@ -64,7 +64,16 @@ pub struct Predicates {
     /// Per scope key (a location or a function): the predicates tracked
     /// there besides the ones everywhere.
     local: HashMap<u32, Vec<u32>>,
+    /// Location or function scope: at how many places each predicate is
+    /// tracked (see [`PLACES_BEFORE_EVERYWHERE`]).
+    places: HashMap<u32, u32>,
 }
+
+/// A predicate refinement finds at this many places (locations, or
+/// functions in function scope) is tracked everywhere: a predicate over the
+/// model's state needed in wrapper after wrapper (LDV's `ldv_mutex_lock_N`
+/// for each lock) would otherwise cost one refinement per wrapper.
+pub const PLACES_BEFORE_EVERYWHERE: u32 = 3;
 
 impl Predicates {
     pub fn new(scope: PredicateScope) -> Self {
@@ -118,6 +127,11 @@ impl Predicates {
             return false;
         }
         here.push(i);
+        let places = self.places.entry(i).or_default();
+        *places += 1;
+        if *places >= PLACES_BEFORE_EVERYWHERE && promotion() {
+            self.everywhere.push(i);
+        }
         true
     }
 
@@ -154,6 +168,10 @@ impl Predicates {
     pub fn is_empty(&self) -> bool {
         self.list.is_empty()
     }
+}
+
+fn promotion() -> bool {
+    std::env::var_os("MPV_NO_PROMOTION").is_none()
 }
 
 /// The names of the uninterpreted constants in `t`.
@@ -706,6 +724,36 @@ mod tests {
         assert_eq!(preds.at(None, &p), vec![0, 1], "unknown place: all");
         assert!(preds.add(pred(1)), "promoted to everywhere");
         assert_eq!(preds.at(Some(m), &p), vec![0, 1]);
+    }
+
+    #[test]
+    fn a_predicate_found_at_enough_places_is_tracked_everywhere() {
+        let p = program();
+        let (f1, f2, m) = locations(&p);
+        let all: Vec<LocId> = (0..p.locations.len() as u32).map(LocId).collect();
+        let other = *all
+            .iter()
+            .find(|l| ![f1, f2, m].contains(l))
+            .expect("a fourth location");
+        let mut preds = Predicates::new(PredicateScope::Location);
+        assert_eq!(PLACES_BEFORE_EVERYWHERE, 3);
+        assert!(preds.add_at(pred(1), Some(f1), &p));
+        assert!(preds.add_at(pred(1), Some(f2), &p));
+        assert_eq!(
+            preds.at(Some(other), &p),
+            Vec::<u32>::new(),
+            "two places: local"
+        );
+        assert!(preds.add_at(pred(1), Some(m), &p));
+        assert_eq!(
+            preds.at(Some(other), &p),
+            vec![0],
+            "third place: everywhere"
+        );
+        assert!(
+            !preds.add_at(pred(1), Some(other), &p),
+            "already everywhere"
+        );
     }
 
     #[test]
