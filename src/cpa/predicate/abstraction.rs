@@ -129,7 +129,7 @@ impl Predicates {
         here.push(i);
         let places = self.places.entry(i).or_default();
         *places += 1;
-        if *places >= PLACES_BEFORE_EVERYWHERE && promotion() {
+        if *places >= PLACES_BEFORE_EVERYWHERE {
             self.everywhere.push(i);
         }
         true
@@ -168,10 +168,6 @@ impl Predicates {
     pub fn is_empty(&self) -> bool {
         self.list.is_empty()
     }
-}
-
-fn promotion() -> bool {
-    std::env::var_os("MPV_NO_PROMOTION").is_none()
 }
 
 /// The names of the uninterpreted constants in `t`.
