@@ -3,8 +3,16 @@
 
 use std::path::PathBuf;
 
-/// The unpacked corpus: `$MPV_BENCH_DIR`, else `../shared/benchmarks/unpack.sh`.
+/// The unpacked corpus: `$MPV_BENCH_DIR`, else `../shared/benchmarks/unpack.sh`,
+/// run once per process: the script copies the manifests over the unpacked
+/// ones on every run, so tests running it at once could read a manifest
+/// another run has just truncated.
 pub fn corpus_dir() -> PathBuf {
+    static DIR: std::sync::OnceLock<PathBuf> = std::sync::OnceLock::new();
+    DIR.get_or_init(unpack).clone()
+}
+
+fn unpack() -> PathBuf {
     if let Ok(d) = std::env::var("MPV_BENCH_DIR") {
         return PathBuf::from(d);
     }
