@@ -40,6 +40,7 @@ use crate::cpa::predicate::trace::{
 };
 use crate::cpa::Transition;
 use crate::report::{CexStep, Counterexample};
+use crate::smt::interrupt::simplified;
 use crate::smt::step::apply;
 use crate::smt::{disjoint, inconsistent_accesses, Encoder};
 
@@ -416,7 +417,7 @@ fn trace_infeasibility(
     };
     for i in core {
         let at = path.get(steps[i]).and_then(describe).unwrap_or_default();
-        let c = conditions[i].simplify().to_string();
+        let c = simplified(&conditions[i]).to_string();
         let c: String = c.chars().take(300).collect();
         eprintln!("  infeasible through step {}: {at}: {c}", steps[i]);
     }
@@ -591,7 +592,7 @@ fn predicates(
         let t = thread_cpu_time();
         let suffix = execute(enc, p, target, Some(point), conditions);
         let t_exec = thread_cpu_time() - t;
-        let pre = suffix.guard.simplify();
+        let pre = simplified(&suffix.guard);
         if crate::algorithm::cegar::tracing() {
             eprintln!(
                 "refine point {at:?}: execution {:.3}s, simplify {:.3}s",
@@ -644,7 +645,7 @@ fn lift_ites(atom: &Bool) -> Vec<Bool> {
                     changed = true;
                     let ch = ite.children();
                     for branch in &ch[1..] {
-                        next.push(a.substitute(&[(&ite, branch)]).simplify());
+                        next.push(simplified(&a.substitute(&[(&ite, branch)])));
                     }
                 }
                 None => next.push(a.clone()),

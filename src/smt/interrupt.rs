@@ -10,9 +10,11 @@
 //! returns `unknown`, which every caller treats as "out of time".
 //!
 //! Only solver checks wrapped in [`checking`] are interrupted: an interrupt
-//! of any other Z3 operation (`simplify`, ...) would make it fail. The
-//! watcher interrupts while holding the lock that [`checking`] needs to
-//! finish, so an interrupt never reaches the operation after a check.
+//! of any other Z3 operation (`simplify`, ...) makes it fail. The watcher
+//! interrupts while holding the lock that [`checking`] needs to finish, but
+//! Z3 may have returned from the check just before: the interrupt then
+//! cancels the thread's Z3 operations until its next check. Simplification
+//! goes through [`simplified`], which keeps the term when Z3 refuses.
 
 use std::sync::{Mutex, OnceLock};
 use std::time::Duration;
@@ -55,6 +57,20 @@ pub fn checking<T>(check: impl FnOnce() -> T) -> T {
     let r = check();
     set_checking(false);
     r
+}
+
+/// `t` simplified by Z3, or `t` itself if Z3 refuses. The watcher may
+/// interrupt a check just as it returns; the interrupt then reaches the
+/// next Z3 operation of the thread, and a `simplify` it cancels gives no
+/// term (the z3 crate's `simplify` would panic).
+pub fn simplified<T: z3::ast::Ast + Clone>(t: &T) -> T {
+    let ctx = t.get_ctx();
+    // SAFETY: the context and the term are alive (`t` borrows them); a
+    // term Z3 returns is wrapped with its reference count taken.
+    match unsafe { z3_sys::Z3_simplify(ctx.get_z3_context(), t.get_z3_ast()) } {
+        Some(r) => unsafe { T::wrap(ctx, r) },
+        None => t.clone(),
+    }
 }
 
 /// How often the watcher reads the clocks.
@@ -146,6 +162,22 @@ mod tests {
     use crate::algorithm::sdc::thread_cpu_time;
     use z3::ast::{Ast, Bool, BV};
     use z3::{SatResult, Solver};
+
+    #[test]
+    fn an_interrupt_after_a_check_leaves_simplify_usable() {
+        let x = BV::new_const("x", 8);
+        let e = x.bvadd(BV::from_u64(0, 8));
+        // What the watcher does when a check returns just as it fires.
+        let ctx = z3::Context::thread_local().get_z3_context();
+        unsafe { z3_sys::Z3_interrupt(ctx) };
+        let s = simplified(&e);
+        assert!(s == x || s == e, "{s}");
+        // The next check clears it.
+        let solver = Solver::new();
+        solver.assert(x.bvugt(BV::from_u64(3, 8)));
+        assert_eq!(solver.check(), SatResult::Sat);
+        assert_eq!(simplified(&e), x);
+    }
 
     /// A query Z3 needs long for: 13 pigeons in 12 holes.
     fn hard(s: &Solver) {

@@ -986,7 +986,7 @@ impl<'p> Encoder<'p> {
                     && matches!(self.p.types.get(e.ty), Type::Int(k) if *k != crate::ir::IntKind::Bool)
                     && w < 64
                     && !constant_address(a)
-                    && z3::ast::Ast::simplify(&v)
+                    && interrupt::simplified(&v)
                         .as_u64()
                         .is_none_or(|x| x >= VAR_REGION)
                 {

@@ -264,7 +264,7 @@ impl<'p> Cpa for PredicateCpa<'p> {
         if !sym.sound {
             self.unsound.set(true);
         }
-        let guard = match c.map(|c| c.simplify()) {
+        let guard = match c.map(|c| crate::smt::interrupt::simplified(&c)) {
             Some(c) => match c.as_bool() {
                 Some(false) => return Vec::new(),
                 Some(true) => s.guard.clone(),
