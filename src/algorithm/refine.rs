@@ -334,7 +334,7 @@ fn exact_path_keeping_apart(
         let Some(&(i, other)) = found.first() else {
             break model;
         };
-        let step = access_ends.partition_point(|&end| end <= i);
+        let step = Separations::place(&access_ends, i).0;
         overlap = path.get(step).and_then(describe);
         clobbered = other.is_some_and(|j| accesses[j].clobber.is_some());
         if separations >= MAX_SEPARATIONS || other.is_none() {
@@ -363,7 +363,7 @@ fn exact_path_keeping_apart(
             .iter()
             .position(|a| scan.mentions_havoc(&Dynamic::from_ast(&a.address)))
         {
-            let step = access_ends.partition_point(|&end| end <= i);
+            let step = Separations::place(&access_ends, i).0;
             let at = path.get(step).and_then(describe).unwrap_or_default();
             return PathCheck::Imprecise(Some(format!(
                 "{at}, whose address depends on values the encoding does not model"

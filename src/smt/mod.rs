@@ -34,7 +34,7 @@
 //!   this is an assumption of the encoding, as in CPAchecker's LDV setup,
 //!   for the search (a TRUE rests on it). A counterexample never does: its
 //!   path's memory accesses are recorded and replayed byte by byte under
-//!   the model ([`inconsistent_access`]); a read the arrays may answer
+//!   the model ([`inconsistent_accesses`]); a read the arrays may answer
 //!   differently from real memory leaves the property UNKNOWN;
 //! - body-less functions return a fresh value (the front end's
 //!   `FunctionKind`); one that receives a pointer or array argument may
@@ -193,26 +193,16 @@ impl MemoryAccess {
 /// The longest write of unknown bytes a path may make exactly.
 const MAX_CLOBBER: u64 = 1 << 20;
 
-/// The first read (index into `accesses`, which are in execution order)
+/// The reads (indices into `accesses`, which are in execution order)
 /// whose value the memory of one array per width ([`SymState::mem`]) may
 /// give differently from byte-addressed memory under `model`: a read of
 /// bytes last written by an access of another address or width, or of
-/// initial bytes another such access read before; with that access. There
-/// the execution the model describes may not be real. An address the model
-/// does not fix counts as such a read.
-pub fn inconsistent_access(
-    accesses: &[MemoryAccess],
-    model: &z3::Model,
-) -> Option<(usize, Option<usize>)> {
-    inconsistent_accesses(accesses, model, 1).pop()
-}
-
-/// Like [`inconsistent_access`], but the scan goes on past a read that
-/// another access determined (as if the arrays' value were right) and
-/// returns up to `limit` such reads, in execution order, each with that
-/// access; one with no such access (`None`) ends the scan. An exact path
-/// check keeps such accesses apart all at once instead of one per solver
-/// call.
+/// initial bytes another such access read before; each with that access.
+/// There the execution the model describes may not be real. The scan goes
+/// on past such a read (as if the arrays' value were right), up to `limit`
+/// of them, so that an exact path check can keep them all apart at once. An
+/// address the model does not fix counts as such a read with no access
+/// (`None`), and ends the scan.
 pub fn inconsistent_accesses(
     accesses: &[MemoryAccess],
     model: &z3::Model,
@@ -305,13 +295,13 @@ const MAX_WRITES_LOOKED_THROUGH: usize = 512;
 /// the same address gives the value read, one to an address that differs
 /// from `a` by a constant is skipped (the arrays are cells by address; how
 /// cells of different widths overlap is the byte replay's business,
-/// [`inconsistent_access`]). The first write whose address may or may not
+/// [`inconsistent_accesses`]). The first write whose address may or may not
 /// equal `a` ends the walk. The result equals `select(mem, a)` in every
 /// model; it only spares the solver the case splits.
 fn read_over_writes(mem: &Array, a: &BV) -> z3::ast::Dynamic {
     use z3::ast::Ast;
-    let (base, offset) = base_and_offset(a);
     let mut m = mem.clone();
+    let mut read_at = None;
     for _ in 0..MAX_WRITES_LOOKED_THROUGH {
         if !m.is_app() || m.decl().kind() != z3::DeclKind::STORE {
             break;
@@ -323,11 +313,12 @@ fn read_over_writes(mem: &Array, a: &BV) -> z3::ast::Dynamic {
         ) else {
             break;
         };
+        let (base, offset) = read_at.get_or_insert_with(|| base_and_offset(a));
         let (b, o) = base_and_offset(&at);
-        if b != base {
+        if b != *base {
             break;
         }
-        if o == offset {
+        if o == *offset {
             return value;
         }
         m = inner;
@@ -1134,9 +1125,16 @@ impl<'p> Encoder<'p> {
 #[cfg(test)]
 mod tests {
     use super::{
-        inconsistent_access, inconsistent_accesses, may_write_through_pointers, read_over_writes,
-        MemoryAccess,
+        inconsistent_accesses, may_write_through_pointers, read_over_writes, MemoryAccess,
     };
+
+    /// The first read the byte replay finds.
+    fn inconsistent_access(
+        accesses: &[MemoryAccess],
+        model: &z3::Model,
+    ) -> Option<(usize, Option<usize>)> {
+        inconsistent_accesses(accesses, model, 1).pop()
+    }
     use z3::ast::BV;
 
     #[test]

@@ -14,7 +14,7 @@
 //!   `snprintf`, `strlcat`, `copy_from_user`, `sprintf` with a format
 //!   printing no string, ...), leaves memory as it is and the written bytes
 //!   are recorded as a clobber: the path stays exact unless it reads them
-//!   afterwards (the byte replay of [`super::inconsistent_access`] checks
+//!   afterwards (the byte replay of [`super::inconsistent_accesses`] checks
 //!   that); one whose result is the length it wrote does so when the result
 //!   is unused, or under LDV's assumptions, which take the length as any
 //!   non-negative value;
