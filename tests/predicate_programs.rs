@@ -117,8 +117,14 @@ fn printing_is_not_writing_memory() {
 }
 
 #[test]
-fn recursion_is_never_proved() {
+fn a_recursive_call_is_cut_to_its_effects_unless_a_property_observes_it() {
+    // The cut call assigns a global / writes memory: both become arbitrary.
     assert_eq!(verdict("recursion_unknown.c"), Verdict::Unknown);
+    assert_eq!(verdict("recursion_memory_unknown.c"), Verdict::Unknown);
+    // It touches nothing the error depends on: proved.
+    assert_eq!(verdict("recursion_true.c"), Verdict::True);
+    // It may reach the error label itself: never proved.
+    assert_eq!(verdict("recursion_observed_unknown.c"), Verdict::Unknown);
 }
 
 #[test]
@@ -134,6 +140,8 @@ fn the_engine_programs_agree_with_symbolic_execution() {
         ("loop_false.c", Verdict::False),
         ("overflow_false.c", Verdict::False),
         ("heap_true.c", Verdict::True),
+        ("kzalloc_zero_false.c", Verdict::False),
+        ("kzalloc_written_false.c", Verdict::False),
     ] {
         let r = cegar_at(&dir.join(name));
         assert_eq!(r.verdict, expected, "{name}: {:?}", r.reason);
@@ -143,6 +151,8 @@ fn the_engine_programs_agree_with_symbolic_execution() {
         ("extern_write_unknown.c", Verdict::True),
         ("memset_unknown.c", Verdict::False),
         ("kzalloc_unknown.c", Verdict::False),
+        ("kzalloc_large_unknown.c", Verdict::False),
+        ("kzalloc_large_unknown.c", Verdict::True),
         ("ptr_cast_unknown.c", Verdict::True),
         ("mixed_width_unknown.c", Verdict::False),
         ("union_width_unknown.c", Verdict::False),

@@ -292,6 +292,13 @@ impl<'p> LoomAnalysis<'p> {
                 .iter()
                 .flat_map(|b| b.automaton.api_functions()),
         );
+        let mut observed = labels;
+        observed.extend(
+            self.automata
+                .iter()
+                .flat_map(|b| b.automaton.observed_labels()),
+        );
+        *data.enc.observed_labels.borrow_mut() = Some(observed);
         let cpa = LoomCpa::new(
             self.program,
             self.automata,
@@ -364,7 +371,7 @@ impl<'p> LoomAnalysis<'p> {
                     self.close_run(monitor);
                     if unsound {
                         for p in self.open().iter() {
-                            report.given_up.push((p, "no error state reached, but the analysis used a step that is not an over-approximation (a recursive call, an array parameter, or a write or aggregate copy without a known address)".into()));
+                            report.given_up.push((p, "no error state reached, but the analysis used a step that is not an over-approximation (a recursive call reaching what a property observes, an array parameter, or a write or aggregate copy without a known address)".into()));
                         }
                     }
                     self.finished = true;

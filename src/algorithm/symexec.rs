@@ -129,6 +129,7 @@ fn round<'p>(
     stats: &mut SeStats,
 ) -> Round {
     let enc = Encoder::new(program);
+    *enc.observed_labels.borrow_mut() = Some(vec![label.to_string()]);
     let solver = Solver::new();
     let mut level = 0u32;
     let mut complete = true;

@@ -17,6 +17,7 @@
 //!   initialises globals and then calls the entry function.
 
 pub mod dot;
+pub mod effects;
 pub mod loops;
 
 use crate::ir::{Expr, FuncId, FunctionKind, SrcPos, TypeId, TypeTable, VarId, Variable};

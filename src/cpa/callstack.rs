@@ -3,9 +3,11 @@
 //! inlined).
 //!
 //! Recursion is cut: a call of a function that is already on the stack is not
-//! entered; the composite treats it like a call of an unknown function (its
-//! result and the memory it could change become arbitrary), which
-//! over-approximates every execution of the recursive call.
+//! entered; the data analyses give its result, the globals it may assign and
+//! (if it may write any) memory arbitrary values ([`crate::cfa::effects`]),
+//! which over-approximates every execution of the recursive call unless a
+//! property observes something inside it (then the analysis is not sound and
+//! proves nothing).
 
 use std::rc::Rc;
 

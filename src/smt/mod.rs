@@ -42,8 +42,12 @@
 //!   allocation functions (`malloc`, `kmalloc`, `kzalloc`, `calloc`, ...)
 //!   return NULL or the next object of a bump allocator in a heap region
 //!   (distinct along a path; see [`Encoder::allocate`]); heap contents are
-//!   unconstrained, which is exact for `malloc`-like functions and makes the
-//!   path inexact for zeroing ones (`kzalloc`, `calloc`, ...);
+//!   unconstrained, which is exact for `malloc`-like functions; for zeroing
+//!   ones (`kzalloc`, `vzalloc`, `devm_kzalloc`) an exact path check zeroes
+//!   an object of a constant size up to [`MAX_ZERO_FILL`] bytes in every
+//!   array, and otherwise forbids reads of its bytes before they are
+//!   written (a clobber); other zeroing ones (`kcalloc`, `calloc`) and the
+//!   analysis itself make the path inexact;
 //! - a new activation of a function gets fresh values for its register
 //!   locals; address-taken locals live at one fixed address per variable,
 //!   so an uninitialised one reads what a previous activation left there
@@ -165,6 +169,19 @@ pub struct Encoder<'p> {
     /// While an execution is recorded ([`Encoder::recording_accesses`]):
     /// its memory accesses.
     accesses: std::cell::RefCell<Option<Vec<MemoryAccess>>>,
+    /// The labels the properties of the analysis observe (error labels,
+    /// labels automata match), once known: a recursive call is then
+    /// over-approximated by its effects ([`Encoder::recursion_effects`]).
+    pub observed_labels: std::cell::RefCell<Option<Vec<String>>>,
+    /// [`crate::cfa::effects`] of recursive callees, and the edges of each
+    /// function they are computed from.
+    effects: std::cell::RefCell<RecursionEffects>,
+}
+
+#[derive(Default)]
+struct RecursionEffects {
+    edges: Option<Vec<Vec<crate::cfa::EdgeId>>>,
+    of: HashMap<crate::ir::FuncId, std::rc::Rc<crate::cfa::effects::CallEffects>>,
 }
 
 /// One memory access of an execution: the address term, the width class
@@ -178,6 +195,9 @@ pub struct MemoryAccess {
     /// `sprintf`, ...) over this many bytes from `address` (64 bits; its
     /// value under the model counts, `bytes` does not).
     pub clobber: Option<BV>,
+    /// The clobbered bytes are zero, in every array (a small zeroed
+    /// allocation, [`Encoder::zero_fill`]): reads inside them are exact.
+    pub zeroed: bool,
 }
 
 impl MemoryAccess {
@@ -192,6 +212,9 @@ impl MemoryAccess {
 
 /// The longest write of unknown bytes a path may make exactly.
 const MAX_CLOBBER: u64 = 1 << 20;
+
+/// The largest zeroed allocation an exact path check models byte by byte.
+pub const MAX_ZERO_FILL: u64 = 64;
 
 /// The reads (indices into `accesses`, which are in execution order)
 /// whose value the memory of one array per width ([`SymState::mem`]) may
@@ -217,6 +240,8 @@ pub fn inconsistent_accesses(
         bytes: u32,
         index: usize,
     }
+    /// The `bytes` of an owner that is a zeroed span.
+    const ZEROED: u32 = u32::MAX - 1;
     let mut owner: HashMap<u64, Owner> = HashMap::new();
     for (i, a) in accesses.iter().enumerate() {
         let Some(at) = model.eval(&a.address, true).and_then(|v| v.as_u64()) else {
@@ -224,7 +249,8 @@ pub fn inconsistent_accesses(
             return found;
         };
         if let Some(len) = &a.clobber {
-            // Bytes nobody may read afterwards: no span matches them.
+            // Bytes nobody may read afterwards (no span matches them), or
+            // zeroed bytes any read inside them gets right.
             let n = model.eval(len, true).and_then(|v| v.as_u64());
             let Some(n) = n.filter(|&n| n <= MAX_CLOBBER) else {
                 found.push((i, None));
@@ -232,7 +258,7 @@ pub fn inconsistent_accesses(
             };
             let me = Owner {
                 at,
-                bytes: u32::MAX,
+                bytes: if a.zeroed { ZEROED } else { u32::MAX },
                 index: i,
             };
             for k in 0..n {
@@ -254,15 +280,27 @@ pub fn inconsistent_accesses(
         }
         let mut untouched = None;
         let mut other = None;
+        let mut zeroed = None;
+        let mut own = false;
         for b in bytes.clone() {
             match owner.get(&b) {
                 None => untouched = Some(b),
-                Some(o) if (o.at, o.bytes) == (at, a.bytes) => {}
+                Some(o) if o.bytes == ZEROED && zeroed.is_none_or(|z| z == o.index) => {
+                    zeroed = Some(o.index)
+                }
+                Some(o) if (o.at, o.bytes) == (at, a.bytes) => own = true,
                 Some(o) => {
                     other = Some(o.index);
                     break;
                 }
             }
+        }
+        if let (None, Some(z)) = (other, zeroed) {
+            if untouched.is_none() && !own {
+                // Wholly inside one zeroed span: every array reads 0.
+                continue;
+            }
+            other = Some(z);
         }
         if let Some(j) = other {
             found.push((i, Some(j)));
@@ -515,6 +553,7 @@ impl<'p> Encoder<'p> {
                 bytes: WIDTHS[k] / 8,
                 write,
                 clobber: None,
+                zeroed: false,
             });
         }
     }
@@ -533,8 +572,34 @@ impl<'p> Encoder<'p> {
                 bytes: 0,
                 write: true,
                 clobber: Some(len),
+                zeroed: false,
             });
         }
+    }
+
+    /// Zeroes the `n` bytes from `a` in every width's array and records
+    /// them as zeroed bytes for the byte replay; only while recording, and
+    /// for at most [`MAX_ZERO_FILL`] bytes. Returns whether it did.
+    pub fn zero_fill(&self, st: &mut SymState, a: &BV, n: u64) -> bool {
+        if !self.recording() || n > MAX_ZERO_FILL {
+            return false;
+        }
+        for (k, &w) in WIDTHS.iter().enumerate() {
+            let zero = BV::from_u64(0, w);
+            for off in 0..n {
+                st.mem[k] = st.mem[k].store(&a.bvadd(self.c64(off)), &zero);
+            }
+        }
+        if let Some(list) = self.accesses.borrow_mut().as_mut() {
+            list.push(MemoryAccess {
+                address: a.clone(),
+                bytes: 0,
+                write: true,
+                clobber: Some(self.c64(n)),
+                zeroed: true,
+            });
+        }
+        true
     }
 
     /// Whether LDV's assumptions are in force (recording none).
@@ -571,7 +636,44 @@ impl<'p> Encoder<'p> {
             modelled_functions: Default::default(),
             ldv: Default::default(),
             accesses: Default::default(),
+            observed_labels: Default::default(),
+            effects: Default::default(),
         }
+    }
+
+    /// The effects of a call of `f` that is not entered because `f` is on
+    /// the call stack, when they over-approximate the call for the
+    /// properties: nothing in it carries an observed label or calls a
+    /// function a specification automaton models (or the final-state check).
+    /// `None` when the observed labels are not known or the call is observed.
+    pub fn recursion_effects(
+        &self,
+        f: crate::ir::FuncId,
+    ) -> Option<std::rc::Rc<crate::cfa::effects::CallEffects>> {
+        let observed = self.observed_labels.borrow();
+        let observed = observed.as_ref()?;
+        let effects = {
+            let mut cache = self.effects.borrow_mut();
+            let cache = &mut *cache;
+            let edges = cache
+                .edges
+                .get_or_insert_with(|| crate::cfa::effects::edges_by_function(self.p));
+            cache
+                .of
+                .entry(f)
+                .or_insert_with(|| {
+                    std::rc::Rc::new(crate::cfa::effects::call_effects(self.p, edges, f))
+                })
+                .clone()
+        };
+        let modelled = self.modelled_functions.borrow();
+        let entry = self.p.entry_func.map(|e| self.p.func(e).name.as_str());
+        let observed_call = |c: &String| {
+            modelled.contains(c) || c == "ldv_check_final_state" || Some(c.as_str()) == entry
+        };
+        let unobserved = !effects.labels.iter().any(|l| observed.contains(l))
+            && !effects.callees.iter().any(observed_call);
+        unobserved.then_some(effects)
     }
 
     fn is_register_ty(p: &Program, ty: TypeId) -> bool {
@@ -627,6 +729,26 @@ impl<'p> Encoder<'p> {
         name == HEAP_TOP
             || name.strip_prefix('v').is_some_and(all_digits)
             || name.strip_prefix("mem").is_some_and(all_digits)
+    }
+
+    /// What a call with `effects` may do: the globals it assigns get fresh
+    /// values; memory (and globals that live there) becomes arbitrary if it
+    /// may write any.
+    pub fn apply_call_effects(
+        &self,
+        st: &mut SymState,
+        effects: &crate::cfa::effects::CallEffects,
+    ) {
+        let mut memory = effects.writes_memory;
+        for &g in &effects.globals {
+            match self.addr[g.0 as usize] {
+                None => self.forget_register(st, g),
+                Some(_) => memory = true,
+            }
+        }
+        if memory {
+            self.havoc_memory(st);
+        }
     }
 
     /// Gives the register variable `v` a fresh value (a new activation).
@@ -1105,7 +1227,8 @@ impl<'p> Encoder<'p> {
     /// one path never share an address. Where the top is a canonical symbol
     /// (the start of a block of the predicate analysis) the new object may
     /// equal an older pointer's value: an over-approximation.
-    pub fn allocate(&self, st: &mut SymState) -> (BV, Bool) {
+    /// Returns the result, the object's address and the object's condition.
+    pub fn allocate(&self, st: &mut SymState) -> (BV, BV, Bool) {
         let obj = st
             .heap_top
             .clone()
@@ -1118,7 +1241,7 @@ impl<'p> Encoder<'p> {
             &obj.bvuge(self.c64(HEAP_REGION)),
             &obj.bvult(self.c64(HEAP_REGION + HEAP_SIZE)),
         ]);
-        (v, in_heap)
+        (v, obj, in_heap)
     }
 }
 
@@ -1164,6 +1287,7 @@ mod tests {
             bytes,
             write,
             clobber: None,
+            zeroed: false,
         }
     }
 
@@ -1208,6 +1332,7 @@ mod tests {
             bytes: 8,
             write: false,
             clobber: None,
+            zeroed: false,
         }];
         assert_eq!(
             inconsistent_access(&unfixed, &model),
@@ -1224,6 +1349,7 @@ mod tests {
             bytes: 0,
             write: true,
             clobber: Some(BV::from_u64(len, 64)),
+            zeroed: false,
         };
         let (w, r) = (true, false);
         // Reads beside the 16 written bytes, and rewritten bytes, are fine.
@@ -1241,6 +1367,38 @@ mod tests {
         assert_eq!(inconsistent_access(&straddling, &model), Some((1, Some(0))));
         let huge = [clobber(0x100, 1 << 40)];
         assert_eq!(inconsistent_access(&huge, &model), Some((0, None)));
+    }
+
+    #[test]
+    fn zeroed_bytes_read_as_zero_in_any_width_but_not_beyond() {
+        let model = empty_model();
+        let zeroed = |a: u64, len: u64| MemoryAccess {
+            address: BV::from_u64(a, 64),
+            bytes: 0,
+            write: true,
+            clobber: Some(BV::from_u64(len, 64)),
+            zeroed: true,
+        };
+        let (w, r) = (true, false);
+        let inside = [
+            zeroed(0x100, 16),
+            acc(0x100, 8, r),
+            acc(0x104, 1, r),
+            acc(0x10c, 4, r),
+            acc(0x108, 4, w),
+            acc(0x108, 4, r),
+        ];
+        assert_eq!(inconsistent_access(&inside, &model), None);
+        // Partly zeroed, partly written or untouched: the arrays may differ.
+        let rewritten = [zeroed(0x100, 16), acc(0x104, 4, w), acc(0x100, 8, r)];
+        assert_eq!(inconsistent_access(&rewritten, &model), Some((2, Some(1))));
+        let beyond = [zeroed(0x100, 16), acc(0x10c, 8, r)];
+        assert_eq!(inconsistent_access(&beyond, &model), Some((1, Some(0))));
+        let two_objects = [zeroed(0x100, 8), zeroed(0x108, 8), acc(0x104, 8, r)];
+        assert_eq!(
+            inconsistent_access(&two_objects, &model),
+            Some((2, Some(1)))
+        );
     }
 
     #[test]

@@ -23,7 +23,10 @@
 //!   body-less call, and inexact (mpv assumes, as LDV's environment model
 //!   does, that code outside the module does not call back into it);
 //! - a call of a function that is already on the call stack (recursion cut)
-//!   is not an over-approximation: `sound` is cleared.
+//!   gives the globals it may assign fresh values and havocs memory if it may
+//!   write any ([`crate::cfa::effects`]); when a property observes something
+//!   in it (an error label, a modelled function) that is not an
+//!   over-approximation: `sound` is cleared.
 
 use z3::ast::{Array, Bool, BV};
 
@@ -61,9 +64,12 @@ pub fn apply(
                         }
                     }
                     FunctionKind::Defined => {
-                        // recursion cut: the callee's effect is unknown
+                        // recursion cut: the callee's effects, if known
                         st.exact = false;
-                        st.sound = false;
+                        match enc.recursion_effects(*callee) {
+                            Some(effects) => enc.apply_call_effects(st, &effects),
+                            None => st.sound = false,
+                        }
                     }
                     _ => {}
                 }
@@ -234,8 +240,14 @@ fn external_call(
             enc.havoc_memory(st);
         }
     }
-    if allocator && (name.contains("zalloc") || name.contains("calloc")) {
-        // Zeroed contents are modelled as arbitrary.
+    // Zeroed contents are modelled as arbitrary: exact in a path check only
+    // as bytes the path must not read before it writes them (a clobber).
+    let zeroed = allocator && (name.contains("zalloc") || name.contains("calloc"));
+    let zeroed_bytes = zeroed
+        .then(|| enc.recording().then(|| zeroed_size(enc, st, name, args)))
+        .flatten()
+        .flatten();
+    if zeroed && zeroed_bytes.is_none() {
         st.exact = false;
     }
     // arguments are evaluated (an imprecise argument taints the path)
@@ -246,7 +258,14 @@ fn external_call(
         return (None, None);
     };
     if allocator {
-        let (v, c) = enc.allocate(st);
+        let (v, obj, c) = enc.allocate(st);
+        if let Some(len) = zeroed_bytes {
+            // Small objects of a constant size are zeroed byte by byte.
+            let n = crate::smt::interrupt::simplified(&len).as_u64();
+            if !n.is_some_and(|n| enc.zero_fill(st, &obj, n)) {
+                enc.note_clobber(&v, len);
+            }
+        }
         enc.write(st, l, v.clone());
         (Some(c), Some(v))
     } else {
@@ -254,6 +273,29 @@ fn external_call(
         enc.write(st, l, v.clone());
         let non_negative = length_result.then(|| v.bvsge(BV::from_u64(0, v.get_size())));
         (non_negative, Some(v))
+    }
+}
+
+/// The size in bytes (64 bits) of the object a zeroing allocator returns:
+/// `kzalloc(size, ...)`, `vzalloc(size)`, `devm_kzalloc(dev, size, ...)`;
+/// `None` for another one (`kcalloc`, `calloc`: their product may wrap).
+fn zeroed_size(enc: &Encoder<'_>, st: &mut SymState, name: &str, args: &[Expr]) -> Option<BV> {
+    let k = match name {
+        "kzalloc" | "vzalloc" => 0,
+        "devm_kzalloc" => 1,
+        _ => return None,
+    };
+    byte_count(enc, st, args.get(k)?)
+}
+
+/// The value of a byte-count argument as 64 bits (zero-extended).
+fn byte_count(enc: &Encoder<'_>, st: &mut SymState, a: &Expr) -> Option<BV> {
+    let v = enc.eval(st, a);
+    let w = v.get_size();
+    match w.cmp(&64) {
+        std::cmp::Ordering::Less => Some(v.zero_ext(64 - w)),
+        std::cmp::Ordering::Equal => Some(v),
+        std::cmp::Ordering::Greater => None,
     }
 }
 
@@ -350,15 +392,7 @@ fn clobbered_span(
         return None;
     }
     let len = match len_arg {
-        Some(k) => {
-            let v = enc.eval(st, args.get(k)?);
-            let w = v.get_size();
-            match w.cmp(&64) {
-                std::cmp::Ordering::Less => v.zero_ext(64 - w),
-                std::cmp::Ordering::Equal => v,
-                std::cmp::Ordering::Greater => return None,
-            }
-        }
+        Some(k) => byte_count(enc, st, args.get(k)?)?,
         None => BV::from_u64(format_bound(string_literal(enc.p, &args[1])?)?, 64),
     };
     let dst = enc.eval(st, &args[0]);

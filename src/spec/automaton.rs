@@ -188,6 +188,22 @@ impl SpecAutomaton {
         v.dedup();
         v
     }
+
+    /// The labels its `label L` patterns observe.
+    pub fn observed_labels(&self) -> Vec<String> {
+        let mut v: Vec<String> = self
+            .blocks
+            .iter()
+            .flat_map(|b| b.patterns.iter())
+            .filter_map(|p| match &p.kind {
+                PatKind::Label(l) => Some(l.clone()),
+                _ => None,
+            })
+            .collect();
+        v.sort();
+        v.dedup();
+        v
+    }
 }
 
 fn err(file: &str, pos: Pos, message: impl Into<String>) -> Error {
