@@ -4,7 +4,9 @@
 use std::path::Path;
 use std::time::Duration;
 
-use mpv::algorithm::cegar::{check_label, CegarLimits, CegarResult};
+use mpv::algorithm::cegar::{
+    check_label, check_label_under_ldv_assumptions, CegarLimits, CegarResult,
+};
 use mpv::frontend::{parse_file, FrontendOptions};
 use mpv::report::Verdict;
 
@@ -227,4 +229,31 @@ fn unmodelled_values_the_error_does_not_depend_on_keep_a_counterexample() {
             r.reason
         );
     }
+}
+
+#[test]
+fn an_analysis_under_ldv_assumptions_names_them_and_proves_nothing() {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/programs");
+    let limits = CegarLimits {
+        cpu: Some(Duration::from_secs(60)),
+        max_refinements: 50,
+    };
+    let under = |path: &Path| {
+        let p = parse_file(path, &FrontendOptions::default()).expect("parses");
+        check_label_under_ldv_assumptions(&p, "ERROR", limits)
+    };
+    // The path needs the kernel function to leave `d` alone.
+    let keeps = dir.join("predicate/extern_keeps_memory_false.c");
+    let r = under(&keeps);
+    assert_eq!(r.verdict, Verdict::False, "{:?}", r.reason);
+    let cex = r.counterexample.expect("a counterexample");
+    assert!(
+        cex.assumptions.iter().any(|a| a.contains("memory")),
+        "{:?}",
+        cex.assumptions
+    );
+    // A program the analysis proves safe: not under the assumptions.
+    let safe = dir.join("engine/ptr_true.c");
+    assert_eq!(cegar_at(&safe).verdict, Verdict::True);
+    assert_eq!(under(&safe).verdict, Verdict::Unknown);
 }

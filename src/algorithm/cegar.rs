@@ -49,6 +49,26 @@ pub fn tracing() -> bool {
 /// Decides whether a location labelled `label` is reachable, by predicate
 /// abstraction with CEGAR only.
 pub fn check_label(program: &Program, label: &str, limits: CegarLimits) -> CegarResult {
+    check_label_with(program, label, limits, false)
+}
+
+/// [`check_label`] with LDV's assumptions in force throughout
+/// ([`LoomAnalysis::under_ldv_assumptions`]): FALSE with the assumptions
+/// the counterexample needs, or UNKNOWN; never TRUE.
+pub fn check_label_under_ldv_assumptions(
+    program: &Program,
+    label: &str,
+    limits: CegarLimits,
+) -> CegarResult {
+    check_label_with(program, label, limits, true)
+}
+
+fn check_label_with(
+    program: &Program,
+    label: &str,
+    limits: CegarLimits,
+    under_ldv_assumptions: bool,
+) -> CegarResult {
     let property = LoomProperty {
         id: PropertyId(0),
         goal: LoomGoal::Label(label.to_string()),
@@ -56,6 +76,7 @@ pub fn check_label(program: &Program, label: &str, limits: CegarLimits) -> Cegar
     let mut analysis =
         LoomAnalysis::new(program, &[], vec![property], vec![format!("label:{label}")]);
     analysis.use_explicit_values = false;
+    analysis.under_ldv_assumptions = under_ldv_assumptions;
     analysis.max_refinements = limits.max_refinements;
     let ids: BTreeSet<PropertyId> = [PropertyId(0)].into();
     let r = sdc::sdc(

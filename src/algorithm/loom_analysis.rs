@@ -119,6 +119,11 @@ pub struct LoomAnalysis<'p> {
     pub use_explicit_values: bool,
     /// Refinements per partition before the open properties are given up.
     pub max_refinements: u64,
+    /// The predicate analysis runs under LDV's assumptions (kernel
+    /// functions without a model leave the module's memory alone, ...):
+    /// its counterexamples list the assumptions they need, and reaching a
+    /// fixed point proves nothing.
+    pub under_ldv_assumptions: bool,
     pub work: Work,
 }
 
@@ -156,6 +161,7 @@ impl<'p> LoomAnalysis<'p> {
             refinements: 0,
             use_explicit_values: true,
             max_refinements: MAX_REFINEMENTS,
+            under_ldv_assumptions: false,
             work: Work::default(),
         }
     }
@@ -299,6 +305,9 @@ impl<'p> LoomAnalysis<'p> {
                 .flat_map(|b| b.automaton.observed_labels()),
         );
         *data.enc.observed_labels.borrow_mut() = Some(observed);
+        if self.under_ldv_assumptions {
+            data.enc.assume_ldv_throughout();
+        }
         let cpa = LoomCpa::new(
             self.program,
             self.automata,
@@ -369,7 +378,14 @@ impl<'p> LoomAnalysis<'p> {
                 Outcome::Done => {
                     let unsound = run_ref.cpa.data.unsound.get();
                     self.close_run(monitor);
-                    if unsound {
+                    if self.under_ldv_assumptions {
+                        for p in self.open().iter() {
+                            report.given_up.push((
+                                p,
+                                "no error path under LDV's assumptions, which prove nothing".into(),
+                            ));
+                        }
+                    } else if unsound {
                         for p in self.open().iter() {
                             report.given_up.push((p, "no error state reached, but the analysis used a step that is not an over-approximation (a recursive call reaching what a property observes, an array parameter, or a write or aggregate copy without a known address)".into()));
                         }
@@ -396,8 +412,22 @@ impl<'p> LoomAnalysis<'p> {
                         .join(",");
                     let t0 = clock.now();
                     let t_check = std::time::Instant::now();
-                    let check =
-                        check_path(&run_ref.cpa.data.enc, self.program, &trace, &name, deadline);
+                    let enc = &run_ref.cpa.data.enc;
+                    let check = if self.under_ldv_assumptions {
+                        // Every assumption the path check makes is listed.
+                        let (check, made) = enc.under_ldv_assumptions(|| {
+                            check_path(enc, self.program, &trace, &name, deadline)
+                        });
+                        match check {
+                            PathCheck::Feasible(mut cex) => {
+                                cex.assumptions = made;
+                                PathCheck::Feasible(cex)
+                            }
+                            other => other,
+                        }
+                    } else {
+                        check_path(enc, self.program, &trace, &name, deadline)
+                    };
                     if crate::algorithm::cegar::tracing() {
                         let what = match &check {
                             PathCheck::Feasible(_) => "feasible".to_string(),

@@ -504,9 +504,16 @@ fn needed_conditions(
     let exec = execute(enc, p, target, None, Conditions::Tracked);
     let solver = Solver::new();
     solver.assert(&exec.guard);
-    let params = deadline.map_or_else(z3::Params::new, |d| {
-        crate::smt::query_limit(d.saturating_sub(thread_cpu_time()))
+    let t_exec = thread_cpu_time() - t0;
+    // With tracking literals Z3 may take seconds where the plain check took
+    // milliseconds; past the limit, refinement considers every condition.
+    let limit = deadline.map_or(NEEDED_CONDITIONS_LIMIT, |d| {
+        d.saturating_sub(thread_cpu_time())
+            .min(NEEDED_CONDITIONS_LIMIT)
     });
+    let mut params = crate::smt::query_limit(limit);
+    // Z3 does not count all of its work against the resource limit here.
+    params.set_u32("timeout", limit.as_millis().max(1) as u32);
     let literals: Vec<Bool> = exec.tracks.iter().map(|(_, t)| t.clone()).collect();
     let (result, core) = minimal_core(&solver, params, &literals);
     let core = core.map(|ix| {
@@ -516,11 +523,12 @@ fn needed_conditions(
     });
     if crate::algorithm::cegar::tracing() {
         eprintln!(
-            "unsat core: {} of {} conditions ({:?}, {:.2}s)",
+            "unsat core: {} of {} conditions ({:?}, {:.2}s, execution {:.2}s)",
             core.as_ref().map_or(0, |c| c.len()),
             literals.len(),
             result,
-            (thread_cpu_time() - t0).as_secs_f64()
+            (thread_cpu_time() - t0).as_secs_f64(),
+            t_exec.as_secs_f64()
         );
     }
     core
@@ -529,24 +537,60 @@ fn needed_conditions(
 /// A minimised unsat core of `solver`'s assertions under the tracking
 /// `literals` (checked with `params`): the check's result and, if it is
 /// `Unsat`, the indices of the literals in the core.
+///
+/// The core Z3 reports is minimised by deletion: a literal goes if the
+/// others are still unsatisfiable within [`CORE_MINIMIZATION`] (Z3's own
+/// `core.minimize` runs when the core is read, with no limit, and took
+/// seconds for checks of milliseconds). Cores of more than
+/// [`MAX_MINIMIZED_CORE`] literals are left as they are.
 fn minimal_core(
     solver: &Solver,
-    mut params: z3::Params,
+    params: z3::Params,
     literals: &[Bool],
 ) -> (SatResult, Option<Vec<usize>>) {
-    params.set_bool("core.minimize", true);
     solver.set_params(&params);
     let result = crate::smt::interrupt::checking(|| solver.check_assumptions(literals));
-    let core = (result == SatResult::Unsat).then(|| {
-        let index: HashMap<&Bool, usize> = literals.iter().zip(0..).collect();
-        solver
-            .get_unsat_core()
+    if result != SatResult::Unsat {
+        return (result, None);
+    }
+    let index: HashMap<&Bool, usize> = literals.iter().zip(0..).collect();
+    let mut core: Vec<usize> = solver
+        .get_unsat_core()
+        .iter()
+        .filter_map(|t| index.get(t).copied())
+        .collect();
+    if core.len() <= 1 || core.len() > MAX_MINIMIZED_CORE {
+        return (result, Some(core));
+    }
+    let mut limit = crate::smt::query_limit(CORE_MINIMIZATION);
+    limit.set_u32("timeout", CORE_MINIMIZATION.as_millis() as u32);
+    solver.set_params(&limit);
+    let mut k = 0;
+    while k < core.len() && core.len() > 1 {
+        let others: Vec<Bool> = core
             .iter()
-            .filter_map(|t| index.get(t).copied())
-            .collect()
-    });
-    (result, core)
+            .enumerate()
+            .filter(|&(n, _)| n != k)
+            .map(|(_, &i)| literals[i].clone())
+            .collect();
+        if crate::smt::interrupt::checking(|| solver.check_assumptions(&others)) == SatResult::Unsat
+        {
+            core.remove(k);
+        } else {
+            k += 1;
+        }
+    }
+    (result, Some(core))
 }
+
+/// The largest unsat core [`minimal_core`] minimises.
+const MAX_MINIMIZED_CORE: usize = 16;
+
+/// The effort one check of the core minimisation may take.
+const CORE_MINIMIZATION: Duration = Duration::from_millis(200);
+
+/// The effort finding the conditions an infeasible path needs may take.
+const NEEDED_CONDITIONS_LIMIT: Duration = Duration::from_secs(2);
 
 /// The candidate predicates of an infeasible abstract error path with
 /// every condition considered, not only those its infeasibility needs

@@ -3,9 +3,12 @@
 //! specification automata), decomposed by the SDC loop under a strategy or
 //! verified one by one (`baseline`). Each run of the analysis is a
 //! [`LoomAnalysis`] (explicit values, then predicate abstraction with CEGAR
-//! over the LOOM composite). Label properties the predicate analysis gave
-//! up on for another reason than time get a last try by bounded symbolic
-//! execution ([`super::symexec`]) with the time left.
+//! over the LOOM composite). Properties whose error path needed an
+//! over-approximated step that LDV's assumptions rule out are analysed once
+//! more under those assumptions (a FALSE then lists them). Label
+//! properties the predicate analysis gave up on for another reason than
+//! time get a last try by bounded symbolic execution ([`super::symexec`])
+//! with the time left.
 
 use std::collections::BTreeSet;
 use std::time::Duration;
@@ -197,7 +200,7 @@ pub fn verify(
         names.push(p.id.clone());
     }
     let ids: BTreeSet<PropertyId> = loom.iter().map(|p| p.id).collect();
-    let mut analysis = LoomAnalysis::new(program, automata, loom, names.clone());
+    let mut analysis = LoomAnalysis::new(program, automata, loom.clone(), names.clone());
     analysis.set_predicate_scope(limits.predicate_scope);
     let clock = CpuClock;
     let sdc_result = match mode {
@@ -256,13 +259,59 @@ pub fn verify(
             None => r.reason = Some("timeout".into()),
         }
     }
-    // Symbolic execution for label properties the predicate analysis could
-    // not decide (not for lack of time).
     let left = || {
         limits
             .cpu
             .map(|c| c.saturating_sub(thread_cpu_time().saturating_sub(t0)))
     };
+    // Properties whose error path needed an over-approximated step that
+    // LDV's assumptions rule out: the analysis once more, under them.
+    let needs_ldv: BTreeSet<PropertyId> = ids
+        .iter()
+        .copied()
+        .filter(|id| {
+            matches!(
+                sdc_result.outcomes.get(id),
+                Some(Outcome::Unknown(UnknownReason::Analysis(why))) if why.contains(LDV_INFEASIBLE)
+            )
+        })
+        .collect();
+    if !needs_ldv.is_empty() && left().is_none_or(|l| l >= MIN_LDV_PHASE) {
+        let mut under = LoomAnalysis::new(program, automata, loom, names.clone());
+        under.set_predicate_scope(limits.predicate_scope);
+        under.use_explicit_values = false;
+        under.under_ldv_assumptions = true;
+        let cpu = left().map(|l| l.mul_f64(LDV_PHASE_SHARE));
+        let r = sdc::sdc(
+            &mut under,
+            &needs_ldv,
+            Strategy::S0,
+            limits.config.clone(),
+            cpu,
+            &clock,
+        );
+        work.transitions += under.work.transitions;
+        work.refinements += under.work.refinements;
+        work.solver_calls += under.work.solver_calls;
+        work.solver_s += under.work.solver_s;
+        for id in &needs_ldv {
+            let i = index[id.0 as usize];
+            let spent: f64 = r
+                .partitions
+                .iter()
+                .filter(|run| run.properties.contains(id))
+                .map(|run| run.spent.as_secs_f64())
+                .sum();
+            results[i].cpu_s += spent;
+            if let Some(Outcome::Violated(cex)) = r.outcomes.get(id) {
+                results[i].verdict = Verdict::False;
+                results[i].reason = None;
+                results[i].counterexample = Some(cex.clone());
+            }
+        }
+    }
+    // Symbolic execution for label properties the predicate analysis could
+    // not decide (not for lack of time).
     for (k, &i) in index.iter().enumerate() {
         let Goal::Label(label) = &props[i].goal else {
             continue;
@@ -271,7 +320,8 @@ pub fn verify(
             sdc_result.outcomes.get(&PropertyId(k as u32)),
             Some(Outcome::Unknown(UnknownReason::Analysis(_)))
         );
-        if !analysis_gave_up || left().is_some_and(|l| l.is_zero()) {
+        let decided = results[i].verdict != Verdict::Unknown;
+        if !analysis_gave_up || decided || left().is_some_and(|l| l.is_zero()) {
             continue;
         }
         let _interrupt = left().map(|l| crate::smt::interrupt::arm(thread_cpu_time() + l));
@@ -294,6 +344,17 @@ pub fn verify(
         partitions,
     }
 }
+
+/// What the predicate analysis gives as the reason when an error path
+/// needed an over-approximated step that LDV's assumptions rule out
+/// ([`super::refine::concrete_check`]).
+const LDV_INFEASIBLE: &str = "infeasible under LDV's assumptions";
+
+/// Share of the time left that the analysis under LDV's assumptions gets.
+const LDV_PHASE_SHARE: f64 = 0.75;
+
+/// Less time left than this and the analysis under LDV's assumptions is skipped.
+const MIN_LDV_PHASE: Duration = Duration::from_millis(500);
 
 /// Share of the time limit spent on the bug-hunting variant of the module.
 const HUNT_SHARE: f64 = 0.25;

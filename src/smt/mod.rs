@@ -519,10 +519,23 @@ impl<'p> Encoder<'p> {
     /// Runs `f` (re-executing an error path) with LDV's assumptions in
     /// force; returns its result and the assumptions it made, described.
     pub fn under_ldv_assumptions<T>(&self, f: impl FnOnce() -> T) -> (T, Vec<String>) {
-        *self.ldv.borrow_mut() = Some(Default::default());
+        let outer = self.ldv.borrow_mut().replace(Default::default());
         let r = f();
         let made = self.ldv.borrow_mut().take().unwrap_or_default();
+        if let Some(mut outer) = outer {
+            // Nested in an analysis under the assumptions: they stay in force.
+            for (&a, &n) in &made {
+                *outer.entry(a).or_default() += n;
+            }
+            *self.ldv.borrow_mut() = Some(outer);
+        }
         (r, made.into_iter().map(|(a, n)| a.describe(n)).collect())
+    }
+
+    /// Puts LDV's assumptions in force for good: an analysis under them
+    /// finds counterexamples under the assumptions, and proves nothing.
+    pub fn assume_ldv_throughout(&self) {
+        self.ldv.borrow_mut().get_or_insert_with(Default::default);
     }
 
     /// Runs `f` (an execution) and returns its memory accesses too.
