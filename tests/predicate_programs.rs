@@ -193,11 +193,16 @@ fn length_results_of_kernel_writers_are_arbitrary_only_under_ldv_assumptions() {
     assert!(cex.assumptions.is_empty(), "{:?}", cex.assumptions);
     // snprintf's result is used: a counterexample under the assumption
     // that it is any non-negative value, which the result lists.
-    let r = cegar_at(&dir.join("length_result_false.c"));
+    assert_false_assuming(cegar_at(&dir.join("length_result_false.c")), "snprintf");
+}
+
+/// `r` is FALSE with a counterexample that lists an assumption mentioning
+/// `what`.
+fn assert_false_assuming(r: CegarResult, what: &str) {
     assert_eq!(r.verdict, Verdict::False, "{:?}", r.reason);
     let cex = r.counterexample.expect("a counterexample");
     assert!(
-        cex.assumptions.iter().any(|a| a.contains("snprintf")),
+        cex.assumptions.iter().any(|a| a.contains(what)),
         "{:?}",
         cex.assumptions
     );
@@ -244,14 +249,7 @@ fn an_analysis_under_ldv_assumptions_names_them_and_proves_nothing() {
     };
     // The path needs the kernel function to leave `d` alone.
     let keeps = dir.join("predicate/extern_keeps_memory_false.c");
-    let r = under(&keeps);
-    assert_eq!(r.verdict, Verdict::False, "{:?}", r.reason);
-    let cex = r.counterexample.expect("a counterexample");
-    assert!(
-        cex.assumptions.iter().any(|a| a.contains("memory")),
-        "{:?}",
-        cex.assumptions
-    );
+    assert_false_assuming(under(&keeps), "memory");
     // A program the analysis proves safe: not under the assumptions.
     let safe = dir.join("engine/ptr_true.c");
     assert_eq!(cegar_at(&safe).verdict, Verdict::True);

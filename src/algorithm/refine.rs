@@ -75,6 +75,10 @@ fn solver_with_deadline(deadline: Option<Duration>) -> Solver {
     s
 }
 
+/// Part of the reason [`concrete_check`] gives when a path needs an
+/// over-approximated step to do what LDV's assumptions rule out.
+pub const LDV_INFEASIBLE: &str = "infeasible under LDV's assumptions";
+
 /// Analyses the abstract error path ending in `target` (property `property`).
 pub fn check_path(
     enc: &Encoder,
@@ -173,7 +177,7 @@ pub fn concrete_check(
                 // step to do what LDV's models rule out.
                 PathCheck::Imprecise(None) => match first {
                     PathCheck::Imprecise(Some(op)) => PathCheck::Imprecise(Some(format!(
-                        "{op}, which the path needs: it is infeasible under LDV's assumptions"
+                        "{op}, which the path needs: it is {LDV_INFEASIBLE}"
                     ))),
                     other => other,
                 },

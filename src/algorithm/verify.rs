@@ -17,6 +17,7 @@ use hashbrown::HashMap;
 use serde::Serialize;
 
 use crate::algorithm::loom_analysis::{LoomAnalysis, Work};
+use crate::algorithm::refine::LDV_INFEASIBLE;
 use crate::algorithm::sdc::{
     self, thread_cpu_time, CpuClock, Outcome, RefinementRule, Strategy, StrategyConfig,
     UnknownReason,
@@ -344,11 +345,6 @@ pub fn verify(
         partitions,
     }
 }
-
-/// What the predicate analysis gives as the reason when an error path
-/// needed an over-approximated step that LDV's assumptions rule out
-/// ([`super::refine::concrete_check`]).
-const LDV_INFEASIBLE: &str = "infeasible under LDV's assumptions";
 
 /// Share of the time left that the analysis under LDV's assumptions gets.
 const LDV_PHASE_SHARE: f64 = 0.75;

@@ -173,32 +173,27 @@ impl SpecAutomaton {
     /// The function names the automaton's patterns mention (calls, entries,
     /// returns), sorted.
     pub fn api_functions(&self) -> Vec<String> {
-        let mut v: Vec<String> = self
-            .blocks
-            .iter()
-            .flat_map(|b| b.patterns.iter())
-            .filter_map(|p| match &p.kind {
-                PatKind::Call { func, .. } | PatKind::Entry(func) | PatKind::Return(func) => {
-                    Some(func.clone())
-                }
-                _ => None,
-            })
-            .collect();
-        v.sort();
-        v.dedup();
-        v
+        self.pattern_names(|k| match k {
+            PatKind::Call { func, .. } | PatKind::Entry(func) | PatKind::Return(func) => Some(func),
+            _ => None,
+        })
     }
 
-    /// The labels its `label L` patterns observe.
+    /// The labels its `label L` patterns observe, sorted.
     pub fn observed_labels(&self) -> Vec<String> {
+        self.pattern_names(|k| match k {
+            PatKind::Label(l) => Some(l),
+            _ => None,
+        })
+    }
+
+    /// The names `name` picks from the patterns, sorted and without repeats.
+    fn pattern_names(&self, name: impl Fn(&PatKind) -> Option<&String>) -> Vec<String> {
         let mut v: Vec<String> = self
             .blocks
             .iter()
             .flat_map(|b| b.patterns.iter())
-            .filter_map(|p| match &p.kind {
-                PatKind::Label(l) => Some(l.clone()),
-                _ => None,
-            })
+            .filter_map(|p| name(&p.kind).cloned())
             .collect();
         v.sort();
         v.dedup();
