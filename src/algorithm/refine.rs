@@ -515,9 +515,7 @@ fn needed_conditions(
         d.saturating_sub(thread_cpu_time())
             .min(NEEDED_CONDITIONS_LIMIT)
     });
-    let mut params = crate::smt::query_limit(limit);
-    // Z3 does not count all of its work against the resource limit here.
-    params.set_u32("timeout", limit.as_millis().max(1) as u32);
+    let params = crate::smt::query_limit(limit);
     let literals: Vec<Bool> = exec.tracks.iter().map(|(_, t)| t.clone()).collect();
     let (result, core) = minimal_core(&solver, params, &literals);
     let core = core.map(|ix| {
@@ -566,9 +564,7 @@ fn minimal_core(
     if core.len() <= 1 || core.len() > MAX_MINIMIZED_CORE {
         return (result, Some(core));
     }
-    let mut limit = crate::smt::query_limit(CORE_MINIMIZATION);
-    limit.set_u32("timeout", CORE_MINIMIZATION.as_millis() as u32);
-    solver.set_params(&limit);
+    solver.set_params(&crate::smt::query_limit(CORE_MINIMIZATION));
     let mut k = 0;
     while k < core.len() && core.len() > 1 {
         let others: Vec<Bool> = core
