@@ -236,12 +236,7 @@ pub fn verify(
     for (k, &i) in index.iter().enumerate() {
         let id = PropertyId(k as u32);
         let r = &mut results[i];
-        r.cpu_s = sdc_result
-            .partitions
-            .iter()
-            .filter(|run| run.properties.contains(&id))
-            .map(|run| run.spent.as_secs_f64())
-            .sum();
+        r.cpu_s = sdc_result.spent_on(&id);
         r.relevant |= sdc_result.relevant.contains(&id);
         match sdc_result.outcomes.get(&id) {
             Some(Outcome::Satisfied) => {
@@ -297,13 +292,7 @@ pub fn verify(
         work.solver_s += under.work.solver_s;
         for id in &needs_ldv {
             let i = index[id.0 as usize];
-            let spent: f64 = r
-                .partitions
-                .iter()
-                .filter(|run| run.properties.contains(id))
-                .map(|run| run.spent.as_secs_f64())
-                .sum();
-            results[i].cpu_s += spent;
+            results[i].cpu_s += r.spent_on(id);
             if let Some(Outcome::Violated(cex)) = r.outcomes.get(id) {
                 results[i].verdict = Verdict::False;
                 results[i].reason = None;

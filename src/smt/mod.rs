@@ -172,6 +172,8 @@ pub struct Encoder<'p> {
     /// The labels the properties of the analysis observe (error labels,
     /// labels automata match), once known: a recursive call is then
     /// over-approximated by its effects ([`Encoder::recursion_effects`]).
+    /// Set, with `modelled_functions`, before the analysis starts: the
+    /// decision per callee is cached.
     pub observed_labels: std::cell::RefCell<Option<Vec<String>>>,
     /// [`crate::cfa::effects`] of recursive callees, and the edges of each
     /// function they are computed from.
@@ -181,7 +183,8 @@ pub struct Encoder<'p> {
 #[derive(Default)]
 struct RecursionEffects {
     edges: Option<Vec<Vec<crate::cfa::EdgeId>>>,
-    of: HashMap<crate::ir::FuncId, std::rc::Rc<crate::cfa::effects::CallEffects>>,
+    /// Per callee: its effects, or `None` when a property observes it.
+    of: HashMap<crate::ir::FuncId, Option<std::rc::Rc<crate::cfa::effects::CallEffects>>>,
 }
 
 /// One memory access of an execution: the address term, the width class
@@ -579,13 +582,18 @@ impl<'p> Encoder<'p> {
     /// Records a write of unknown bytes over `len` bytes (64 bits) from
     /// `a`, which the byte replay forbids any later read of.
     pub fn note_clobber(&self, a: &BV, len: BV) {
+        self.note_span(a, len, false);
+    }
+
+    /// Records a write of `len` bytes from `a`: unknown bytes, or zeroes.
+    fn note_span(&self, a: &BV, len: BV, zeroed: bool) {
         if let Some(list) = self.accesses.borrow_mut().as_mut() {
             list.push(MemoryAccess {
                 address: a.clone(),
                 bytes: 0,
                 write: true,
                 clobber: Some(len),
-                zeroed: false,
+                zeroed,
             });
         }
     }
@@ -603,15 +611,7 @@ impl<'p> Encoder<'p> {
                 st.mem[k] = st.mem[k].store(&a.bvadd(self.c64(off)), &zero);
             }
         }
-        if let Some(list) = self.accesses.borrow_mut().as_mut() {
-            list.push(MemoryAccess {
-                address: a.clone(),
-                bytes: 0,
-                write: true,
-                clobber: Some(self.c64(n)),
-                zeroed: true,
-            });
-        }
+        self.note_span(a, self.c64(n), true);
         true
     }
 
@@ -665,20 +665,15 @@ impl<'p> Encoder<'p> {
     ) -> Option<std::rc::Rc<crate::cfa::effects::CallEffects>> {
         let observed = self.observed_labels.borrow();
         let observed = observed.as_ref()?;
-        let effects = {
-            let mut cache = self.effects.borrow_mut();
-            let cache = &mut *cache;
-            let edges = cache
-                .edges
-                .get_or_insert_with(|| crate::cfa::effects::edges_by_function(self.p));
-            cache
-                .of
-                .entry(f)
-                .or_insert_with(|| {
-                    std::rc::Rc::new(crate::cfa::effects::call_effects(self.p, edges, f))
-                })
-                .clone()
-        };
+        let mut cache = self.effects.borrow_mut();
+        let cache = &mut *cache;
+        if let Some(known) = cache.of.get(&f) {
+            return known.clone();
+        }
+        let edges = cache
+            .edges
+            .get_or_insert_with(|| crate::cfa::effects::edges_by_function(self.p));
+        let effects = crate::cfa::effects::call_effects(self.p, edges, f);
         let modelled = self.modelled_functions.borrow();
         let entry = self.p.entry_func.map(|e| self.p.func(e).name.as_str());
         let observed_call = |c: &String| {
@@ -686,7 +681,9 @@ impl<'p> Encoder<'p> {
         };
         let unobserved = !effects.labels.iter().any(|l| observed.contains(l))
             && !effects.callees.iter().any(observed_call);
-        unobserved.then_some(effects)
+        let known = unobserved.then(|| std::rc::Rc::new(effects));
+        cache.of.insert(f, known.clone());
+        known
     }
 
     fn is_register_ty(p: &Program, ty: TypeId) -> bool {
@@ -1294,6 +1291,17 @@ mod tests {
     }
 
     /// A plain access of `bytes` bytes at `a`.
+    /// A write of `len` unknown (or zero) bytes from `a`.
+    fn span(a: u64, len: u64, zeroed: bool) -> MemoryAccess {
+        MemoryAccess {
+            address: BV::from_u64(a, 64),
+            bytes: 0,
+            write: true,
+            clobber: Some(BV::from_u64(len, 64)),
+            zeroed,
+        }
+    }
+
     fn acc(a: u64, bytes: u32, write: bool) -> MemoryAccess {
         MemoryAccess {
             address: BV::from_u64(a, 64),
@@ -1357,13 +1365,7 @@ mod tests {
     #[test]
     fn bytes_a_kernel_function_wrote_are_never_read() {
         let model = empty_model();
-        let clobber = |a: u64, len: u64| MemoryAccess {
-            address: BV::from_u64(a, 64),
-            bytes: 0,
-            write: true,
-            clobber: Some(BV::from_u64(len, 64)),
-            zeroed: false,
-        };
+        let clobber = |a: u64, len: u64| span(a, len, false);
         let (w, r) = (true, false);
         // Reads beside the 16 written bytes, and rewritten bytes, are fine.
         let beside = [
@@ -1385,13 +1387,7 @@ mod tests {
     #[test]
     fn zeroed_bytes_read_as_zero_in_any_width_but_not_beyond() {
         let model = empty_model();
-        let zeroed = |a: u64, len: u64| MemoryAccess {
-            address: BV::from_u64(a, 64),
-            bytes: 0,
-            write: true,
-            clobber: Some(BV::from_u64(len, 64)),
-            zeroed: true,
-        };
+        let zeroed = |a: u64, len: u64| span(a, len, true);
         let (w, r) = (true, false);
         let inside = [
             zeroed(0x100, 16),

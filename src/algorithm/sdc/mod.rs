@@ -131,6 +131,17 @@ pub struct SdcResult<P, C> {
     pub relevant: BTreeSet<P>,
 }
 
+impl<P: Ord, C> SdcResult<P, C> {
+    /// Analysis CPU seconds of the partitions that had `p`.
+    pub fn spent_on(&self, p: &P) -> f64 {
+        self.partitions
+            .iter()
+            .filter(|run| run.properties.contains(p))
+            .map(|run| run.spent.as_secs_f64())
+            .sum()
+    }
+}
+
 /// Alg. 2: verifies `properties` with `analysis` under `strategy`, within an
 /// overall analysis CPU limit `total` (if any).
 pub fn sdc<A: Analysis>(
