@@ -7,49 +7,65 @@ use hashbrown::HashMap;
 /// The identifier that stands for the omitted middle operand of GNU's `a ?: b`.
 pub const ELVIS: &str = "__mpv_elvis";
 
+/// Bytes at which [`strip_comments`] stops copying: literal quotes, a
+/// possible comment start and a possible GNU `?:`.
+const SPECIAL: [bool; 256] = {
+    let mut t = [false; 256];
+    t[b'"' as usize] = true;
+    t[b'\'' as usize] = true;
+    t[b'/' as usize] = true;
+    t[b'?' as usize] = true;
+    t
+};
+
 /// Replaces comments by spaces and newlines are kept, so line numbers stay
 /// valid; string and character literals are left untouched. GNU's `a ?: b`
 /// (which the parser does not know) becomes `a ? __mpv_elvis : b`.
+/// Runs of ordinary bytes are copied whole: this pass sees every byte of a
+/// module, so it is kept to a few instructions per byte.
 pub fn strip_comments(src: &str) -> String {
     let b = src.as_bytes();
-    let mut out = Vec::with_capacity(b.len());
+    let mut out = Vec::with_capacity(b.len() + 64);
     let mut i = 0;
     while i < b.len() {
+        let run = b[i..]
+            .iter()
+            .position(|&c| SPECIAL[c as usize])
+            .unwrap_or(b.len() - i);
+        out.extend_from_slice(&b[i..i + run]);
+        i += run;
+        if i == b.len() {
+            break;
+        }
         match b[i] {
-            b'"' | b'\'' => {
-                let q = b[i];
-                out.push(q);
-                i += 1;
-                while i < b.len() && b[i] != q && b[i] != b'\n' {
-                    if b[i] == b'\\' && i + 1 < b.len() {
-                        out.push(b[i]);
-                        i += 1;
+            q @ (b'"' | b'\'') => {
+                // Up to and including the closing quote, skipping escapes;
+                // a literal ends with its line at the latest.
+                let mut j = i + 1;
+                loop {
+                    let Some(k) = memchr::memchr3(q, b'\\', b'\n', &b[j..]) else {
+                        j = b.len();
+                        break;
+                    };
+                    j += k;
+                    if b[j] != b'\\' {
+                        j += 1;
+                        break;
                     }
-                    out.push(b[i]);
-                    i += 1;
+                    j = (j + 2).min(b.len());
                 }
-                if i < b.len() {
-                    out.push(b[i]);
-                    i += 1;
-                }
+                out.extend_from_slice(&b[i..j]);
+                i = j;
             }
             b'/' if b.get(i + 1) == Some(&b'/') => {
-                while i < b.len() && b[i] != b'\n' {
-                    out.push(b' ');
-                    i += 1;
-                }
+                let end = memchr::memchr(b'\n', &b[i..]).map_or(b.len(), |k| i + k);
+                out.resize(out.len() + (end - i), b' ');
+                i = end;
             }
             b'/' if b.get(i + 1) == Some(&b'*') => {
-                out.extend_from_slice(b"  ");
-                i += 2;
-                while i < b.len() && !(b[i] == b'*' && b.get(i + 1) == Some(&b'/')) {
-                    out.push(if b[i] == b'\n' { b'\n' } else { b' ' });
-                    i += 1;
-                }
-                if i < b.len() {
-                    out.extend_from_slice(b"  ");
-                    i += 2;
-                }
+                let end = memchr::memmem::find(&b[i + 2..], b"*/").map_or(b.len(), |k| i + 2 + k + 2);
+                out.extend(b[i..end].iter().map(|&c| if c == b'\n' { b'\n' } else { b' ' }));
+                i = end;
             }
             b'?' => {
                 out.push(b'?');
@@ -100,13 +116,22 @@ impl LineMap {
         };
         let mut file = intern(main_file, files);
         let mut line = 1u32;
-        let mut starts = Vec::new();
-        let mut pos = Vec::new();
+        let b = text.as_bytes();
+        let lines = memchr::memchr_iter(b'\n', b).count() + 1;
+        let mut starts = Vec::with_capacity(lines);
+        let mut pos = Vec::with_capacity(lines);
         let mut offset = 0;
-        for l in text.split('\n') {
+        for end in memchr::memchr_iter(b'\n', b).chain(std::iter::once(b.len())) {
             starts.push(offset);
             pos.push(SrcPos { file, line });
-            offset += l.len() + 1;
+            // Newlines are char boundaries.
+            let l = &text[offset..end];
+            offset = end + 1;
+            let first = l.bytes().find(|c| !matches!(c, b' ' | b'\t'));
+            if first != Some(b'#') {
+                line += 1;
+                continue;
+            }
             match parse_directive(l) {
                 Some((n, f)) => {
                     if let Some(f) = f {

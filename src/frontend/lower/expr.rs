@@ -212,7 +212,12 @@ impl<'a> Lowerer<'a> {
         Ok(match &e.node {
             Expression::Identifier(id) => match self.lookup(&id.node.name) {
                 Some(Symbol::Var(v)) => Expr::var(v, self.p.var(v).ty),
-                Some(Symbol::Func(f)) => Expr::new(ExprKind::Func(f), self.p.func(f).ty),
+                Some(Symbol::Func(f)) => {
+                    // A function used other than as a direct callee: a
+                    // candidate of calls through pointers.
+                    self.p.functions[f.0 as usize].address_taken = true;
+                    Expr::new(ExprKind::Func(f), self.p.func(f).ty)
+                }
                 Some(Symbol::Const(v, t)) => Expr::int(v, t),
                 None if matches!(
                     id.node.name.as_str(),

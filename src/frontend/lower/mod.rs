@@ -11,7 +11,7 @@ mod init;
 mod stmt;
 mod types;
 
-use hashbrown::{HashMap, HashSet};
+use hashbrown::HashMap;
 use lang_c::ast::*;
 use lang_c::span::{Node, Span};
 
@@ -60,8 +60,6 @@ pub(super) struct Lowerer<'a> {
     declared_only: bool,
     scopes: Vec<HashMap<String, Symbol>>,
     tags: Vec<HashMap<String, Tag>>,
-    /// Names used as values other than as a direct callee (address-taken functions).
-    value_names: HashSet<String>,
     /// Global and static-local initialisers, lowered into the start function.
     deferred_inits: Vec<(VarId, Option<&'a Node<Initializer>>)>,
     /// Position of each variable in `deferred_inits`.
@@ -95,7 +93,6 @@ pub(super) fn lower(
         declared_only,
         scopes: vec![HashMap::new()],
         tags: vec![HashMap::new()],
-        value_names: value_names(unit),
         deferred_inits: Vec::new(),
         deferred_index: HashMap::new(),
         pointer_calls: Vec::new(),
@@ -115,55 +112,11 @@ pub(super) fn lower(
             ExternalDeclaration::FunctionDefinition(fd) => l.function_definition(fd)?,
         }
     }
-    l.resolve_pointer_calls();
+    // Initialisers are lowered before calls through pointers are split:
+    // a function they name is a candidate too.
     l.start_function()?;
+    l.resolve_pointer_calls();
     Ok(l.p)
-}
-
-/// Identifiers used anywhere other than as the callee of a direct call.
-fn value_names(unit: &TranslationUnit) -> HashSet<String> {
-    use lang_c::visit::Visit;
-    struct V(HashSet<String>);
-    impl<'ast> Visit<'ast> for V {
-        fn visit_identifier(&mut self, id: &'ast Identifier, _: &'ast Span) {
-            if !self.0.contains(id.name.as_str()) {
-                self.0.insert(id.name.clone());
-            }
-        }
-        fn visit_call_expression(&mut self, c: &'ast CallExpression, _: &'ast Span) {
-            if !matches!(c.callee.node, Expression::Identifier(_)) {
-                self.visit_expression(&c.callee.node, &c.callee.span);
-            }
-            for a in &c.arguments {
-                self.visit_expression(&a.node, &a.span);
-            }
-        }
-        // Declarator names are not uses.
-        fn visit_declarator_kind(&mut self, k: &'ast DeclaratorKind, span: &'ast Span) {
-            if let DeclaratorKind::Declarator(d) = k {
-                self.visit_declarator(&d.node, span);
-            }
-        }
-        fn visit_label(&mut self, _: &'ast Label, _: &'ast Span) {}
-        fn visit_statement(&mut self, s: &'ast Statement, span: &'ast Span) {
-            match s {
-                Statement::Goto(_) => {}
-                Statement::Labeled(l) => {
-                    if let Label::Case(e) = &l.node.label.node {
-                        self.visit_expression(&e.node, &e.span);
-                    }
-                    self.visit_statement(&l.node.statement.node, &l.node.statement.span);
-                }
-                _ => lang_c::visit::visit_statement(self, s, span),
-            }
-        }
-        fn visit_member_expression(&mut self, m: &'ast MemberExpression, _: &'ast Span) {
-            self.visit_expression(&m.expression.node, &m.expression.span);
-        }
-    }
-    let mut v = V(HashSet::new());
-    v.visit_translation_unit(unit);
-    v.0
 }
 
 fn classify(name: &str) -> Option<FunctionKind> {
@@ -327,7 +280,7 @@ impl<'a> Lowerer<'a> {
             params: Vec::new(),
             kind,
             body: None,
-            address_taken: self.value_names.contains(name),
+            address_taken: false,
             pos,
         });
         let f = FuncId(self.p.functions.len() as u32 - 1);
