@@ -328,3 +328,21 @@ fn functions_whose_address_is_taken_anywhere_stay_pointer_call_candidates() {
     let f = p.func_by_name("target").expect("target is kept");
     assert!(p.func(f).address_taken);
 }
+
+#[test]
+fn functions_named_in_global_initialisers_are_candidates_and_tags_are_not_uses() {
+    // `probe` is named only by the initialiser of `drv`, which is lowered in
+    // the start function; `remove` shares its name with a struct tag only.
+    let src = "struct remove { int x; };\n\
+               struct drv { int (*cb)(int); };\n\
+               static int probe(int a) { return a; }\n\
+               static int remove(int a) { struct remove r; r.x = a; return r.x; }\n\
+               static struct drv drv = { .cb = probe };\n\
+               int main(void) { remove(1); return drv.cb(2); }\n";
+    let p = parse_source("t.c", src, &FrontendOptions::default()).unwrap();
+    let o = ops(&p, "main");
+    assert!(o.contains(&"[drv.cb == &probe]".to_string()), "{o:?}");
+    assert!(!o.iter().any(|x| x.contains("&remove")), "{o:?}");
+    let remove = p.func_by_name("remove").unwrap();
+    assert!(!p.func(remove).address_taken);
+}
