@@ -143,8 +143,9 @@ fn prune_with(text: &str, roots: &[&str], keep_address_takers: bool) -> Option<P
         return None;
     }
 
-    let bytes = text.as_bytes();
-    let mut out = Vec::with_capacity(text.len());
+    // Items start and end at ASCII bytes, so the cuts are char boundaries
+    // (`get` declines to prune otherwise).
+    let mut out = String::with_capacity(text.len());
     let mut copied = 0usize;
     let mut dropped_items = 0;
     let mut dropped_bytes = 0;
@@ -154,15 +155,14 @@ fn prune_with(text: &str, roots: &[&str], keep_address_takers: bool) -> Option<P
         }
         let a = tokens[item.first].start as usize;
         let b = tokens[item.last].end as usize;
-        out.extend_from_slice(&bytes[copied..a]);
-        blank(&bytes[a..b], &mut out);
+        out.push_str(text.get(copied..a)?);
+        blank(text.get(a..b)?, &mut out);
         copied = b;
         dropped_items += 1;
         dropped_bytes += b - a;
     }
-    out.extend_from_slice(&bytes[copied..]);
-    // Only whole tokens (ASCII delimited) were replaced by ASCII bytes.
-    let text = String::from_utf8(out).ok()?;
+    out.push_str(text.get(copied..)?);
+    let text = out;
     Some(Pruned {
         text,
         dropped_items,
@@ -225,53 +225,71 @@ fn is_member_name(tokens: &[Token], k: usize) -> bool {
 
 /// Writes the replacement of dropped text: its newlines and directive lines,
 /// and spaces for the part after its last newline (columns of what follows).
-fn blank(dropped: &[u8], out: &mut Vec<u8>) {
-    let tail = dropped
-        .iter()
-        .rposition(|&c| c == b'\n')
-        .map_or(0, |i| i + 1);
-    let mut line_start = 0;
-    for (i, &c) in dropped[..tail].iter().enumerate() {
-        if c == b'\n' {
-            let line = &dropped[line_start..i];
-            if line_start > 0 && line.trim_ascii_start().first() == Some(&b'#') {
-                out.extend_from_slice(line);
-            }
-            out.push(b'\n');
-            line_start = i + 1;
+fn blank(dropped: &str, out: &mut String) {
+    let tail = dropped.rfind('\n').map_or(0, |i| i + 1);
+    for (k, line) in dropped[..tail].split_terminator('\n').enumerate() {
+        if k > 0 && line.trim_ascii_start().starts_with('#') {
+            out.push_str(line);
         }
+        out.push('\n');
     }
-    out.resize(out.len() + (dropped.len() - tail), b' ');
+    out.extend(std::iter::repeat_n(' ', dropped[tail..].len()));
 }
 
 #[derive(Default)]
 struct Names<'a> {
-    index: HashMap<&'a str, u32>,
+    index: HashMap<&'a [u8], u32>,
 }
 
 impl<'a> Names<'a> {
-    fn intern(&mut self, s: &'a str) -> u32 {
+    fn intern(&mut self, s: &'a [u8]) -> u32 {
         let n = self.index.len() as u32;
         *self.index.entry(s).or_insert(n)
     }
     fn get(&self, s: &str) -> Option<u32> {
-        self.index.get(s).copied()
+        self.index.get(s.as_bytes()).copied()
     }
     fn len(&self) -> usize {
         self.index.len()
     }
 }
 
-fn is_ident_start(c: u8) -> bool {
-    c.is_ascii_alphabetic() || c == b'_' || c == b'$'
-}
+/// Byte classes of the tokenizer.
+const SPACE: u8 = 1;
+const IDENT: u8 = 2;
+const DIGIT: u8 = 3;
+const OTHER: u8 = 4;
+const NON_ASCII: u8 = 5;
+
+const CLASS: [u8; 256] = {
+    let mut t = [OTHER; 256];
+    let mut c = 0;
+    while c < 256 {
+        let b = c as u8;
+        t[c] = if b == b' ' || b == b'\t' || b == b'\r' || b == 0x0b || b == 0x0c {
+            SPACE
+        } else if b.is_ascii_alphabetic() || b == b'_' || b == b'$' {
+            IDENT
+        } else if b.is_ascii_digit() {
+            DIGIT
+        } else if !b.is_ascii() {
+            NON_ASCII
+        } else {
+            OTHER
+        };
+        c += 1;
+    }
+    t
+};
 
 fn is_ident_char(c: u8) -> bool {
-    c.is_ascii_alphanumeric() || c == b'_' || c == b'$'
+    matches!(CLASS[c as usize], IDENT | DIGIT)
 }
 
 /// Splits comment-free C into identifiers, punctuation and literals;
-/// preprocessor directive lines are skipped.
+/// preprocessor directive lines are skipped. Every byte of a module passes
+/// through here, so it works on byte classes and interns identifiers as
+/// byte slices.
 fn tokenize<'a>(b: &'a [u8], names: &mut Names<'a>) -> Vec<Token> {
     let mut tokens = Vec::with_capacity(b.len() / 6);
     let mut i = 0;
@@ -279,39 +297,22 @@ fn tokenize<'a>(b: &'a [u8], names: &mut Names<'a>) -> Vec<Token> {
     while i < b.len() {
         let c = b[i];
         let start = i;
-        let kind = match c {
-            b'\n' => {
-                line_start = true;
+        let kind = match CLASS[c as usize] {
+            SPACE => {
                 i += 1;
-                continue;
-            }
-            b' ' | b'\t' | b'\r' | 0x0b | 0x0c => {
-                i += 1;
-                continue;
-            }
-            b'#' if line_start => {
-                while i < b.len() && b[i] != b'\n' {
+                while i < b.len() && CLASS[b[i] as usize] == SPACE {
                     i += 1;
                 }
                 continue;
             }
-            b'"' | b'\'' => {
+            IDENT => {
                 i += 1;
-                while i < b.len() && b[i] != c && b[i] != b'\n' {
-                    i += if b[i] == b'\\' { 2 } else { 1 };
-                }
-                i = (i + 1).min(b.len());
-                Kind::Literal
-            }
-            _ if is_ident_start(c) => {
                 while i < b.len() && is_ident_char(b[i]) {
                     i += 1;
                 }
-                // Only ASCII bytes were consumed, so this is a char boundary.
-                let s = std::str::from_utf8(&b[start..i]).unwrap_or("");
-                Kind::Ident(names.intern(s))
+                Kind::Ident(names.intern(&b[start..i]))
             }
-            b'0'..=b'9' => {
+            DIGIT => {
                 while i < b.len() {
                     let d = b[i];
                     let sign =
@@ -324,11 +325,7 @@ fn tokenize<'a>(b: &'a [u8], names: &mut Names<'a>) -> Vec<Token> {
                 }
                 Kind::Literal
             }
-            _ if c.is_ascii() => {
-                i += 1;
-                Kind::Punct(c)
-            }
-            _ => {
+            NON_ASCII => {
                 // A non-ASCII byte outside literals: part of an identifier
                 // in extended C; treat the run as one literal token.
                 while i < b.len() && !b[i].is_ascii() {
@@ -336,6 +333,29 @@ fn tokenize<'a>(b: &'a [u8], names: &mut Names<'a>) -> Vec<Token> {
                 }
                 Kind::Literal
             }
+            _ => match c {
+                b'\n' => {
+                    line_start = true;
+                    i += 1;
+                    continue;
+                }
+                b'#' if line_start => {
+                    i = memchr::memchr(b'\n', &b[i..]).map_or(b.len(), |k| i + k);
+                    continue;
+                }
+                b'"' | b'\'' => {
+                    i += 1;
+                    while i < b.len() && b[i] != c && b[i] != b'\n' {
+                        i += if b[i] == b'\\' { 2 } else { 1 };
+                    }
+                    i = (i + 1).min(b.len());
+                    Kind::Literal
+                }
+                _ => {
+                    i += 1;
+                    Kind::Punct(c)
+                }
+            },
         };
         line_start = false;
         tokens.push(Token {
@@ -497,14 +517,14 @@ const GROUP: &[&str] = &[
 impl Keywords {
     fn new(names: &mut Names<'_>) -> Self {
         let mut ids = |list: &[&'static str]| -> Vec<u32> {
-            list.iter().map(|k| names.intern(k)).collect::<Vec<_>>()
+            list.iter().map(|k| names.intern(k.as_bytes())).collect::<Vec<_>>()
         };
         let reserved_ids = ids(RESERVED);
         let group_kw = ids(GROUP);
         let tag_kw = [
-            names.intern("struct"),
-            names.intern("union"),
-            names.intern("enum"),
+            names.intern(b"struct"),
+            names.intern(b"union"),
+            names.intern(b"enum"),
         ];
         let mut reserved = vec![false; names.len()];
         for &k in reserved_ids.iter().chain(&group_kw) {
@@ -764,6 +784,7 @@ mod tests {
             let mut v: Vec<&str> = d
                 .iter()
                 .map(|s| *names.index.iter().find(|(_, &v)| v == *s).unwrap().0)
+                .map(|b| std::str::from_utf8(b).unwrap())
                 .collect();
             v.sort();
             v
