@@ -96,6 +96,9 @@ pub struct LineMap {
     starts: Vec<usize>,
     /// Original position of each physical line.
     pos: Vec<SrcPos>,
+    /// The line of the last lookup: lowering asks for positions mostly in
+    /// text order, so the next one is usually on the same or a close line.
+    last: std::cell::Cell<usize>,
 }
 
 impl LineMap {
@@ -142,23 +145,42 @@ impl LineMap {
                 None => line += 1,
             }
         }
-        LineMap { starts, pos }
+        LineMap {
+            starts,
+            pos,
+            last: std::cell::Cell::new(0),
+        }
     }
 
     pub fn pos(&self, offset: usize) -> SrcPos {
-        let i = match self.starts.binary_search(&offset) {
-            Ok(i) => i,
-            Err(i) => i.saturating_sub(1),
-        };
+        let i = self.line_of(offset);
         self.pos.get(i).copied().unwrap_or_default()
+    }
+
+    /// The index of the physical line holding `offset`.
+    fn line_of(&self, offset: usize) -> usize {
+        let on = |i: usize| {
+            self.starts.get(i).is_some_and(|&s| s <= offset)
+                && self.starts.get(i + 1).is_none_or(|&e| offset < e)
+        };
+        let last = self.last.get();
+        let i = if on(last) {
+            last
+        } else if on(last + 1) {
+            last + 1
+        } else {
+            match self.starts.binary_search(&offset) {
+                Ok(i) => i,
+                Err(i) => i.saturating_sub(1),
+            }
+        };
+        self.last.set(i);
+        i
     }
 
     /// 1-based physical line and column of an offset (for syntax errors).
     pub fn physical(&self, offset: usize) -> (usize, usize) {
-        let i = match self.starts.binary_search(&offset) {
-            Ok(i) => i,
-            Err(i) => i.saturating_sub(1),
-        };
+        let i = self.line_of(offset);
         (i + 1, offset - self.starts.get(i).copied().unwrap_or(0) + 1)
     }
 }
@@ -205,6 +227,10 @@ mod tests {
         assert_eq!(at("cc"), SrcPos { file: 1, line: 11 });
         assert_eq!(at("dd"), SrcPos { file: 2, line: 3 });
         assert_eq!(at("ee"), SrcPos { file: 2, line: 7 });
+        // Lookups out of order give the same answers.
+        assert_eq!(at("bb"), SrcPos { file: 1, line: 10 });
+        assert_eq!(at("aa"), SrcPos { file: 0, line: 1 });
+        assert_eq!(m.physical(text.len()), (8, 3));
         assert_eq!(files, vec!["main.c", "x.h", "y.h"]);
     }
 }
