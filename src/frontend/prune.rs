@@ -517,7 +517,9 @@ const GROUP: &[&str] = &[
 impl Keywords {
     fn new(names: &mut Names<'_>) -> Self {
         let mut ids = |list: &[&'static str]| -> Vec<u32> {
-            list.iter().map(|k| names.intern(k.as_bytes())).collect::<Vec<_>>()
+            list.iter()
+                .map(|k| names.intern(k.as_bytes()))
+                .collect::<Vec<_>>()
         };
         let reserved_ids = ids(RESERVED);
         let group_kw = ids(GROUP);

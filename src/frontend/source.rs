@@ -63,8 +63,13 @@ pub fn strip_comments(src: &str) -> String {
                 i = end;
             }
             b'/' if b.get(i + 1) == Some(&b'*') => {
-                let end = memchr::memmem::find(&b[i + 2..], b"*/").map_or(b.len(), |k| i + 2 + k + 2);
-                out.extend(b[i..end].iter().map(|&c| if c == b'\n' { b'\n' } else { b' ' }));
+                let end =
+                    memchr::memmem::find(&b[i + 2..], b"*/").map_or(b.len(), |k| i + 2 + k + 2);
+                out.extend(
+                    b[i..end]
+                        .iter()
+                        .map(|&c| if c == b'\n' { b'\n' } else { b' ' }),
+                );
                 i = end;
             }
             b'?' => {
