@@ -7,10 +7,12 @@ use super::{Lowerer, Symbol, Tag};
 use crate::ir::{Composite, Expr, ExprKind, Field, IntKind, Type, TypeId};
 use crate::Result;
 
-/// The relevant parts of a list of declaration specifiers.
+/// The relevant parts of a list of declaration specifiers. The type
+/// specifiers stay in the AST (no copy per declaration): [`Specs::types`].
 #[derive(Default)]
 pub(super) struct Specs<'a> {
-    pub types: Vec<&'a Node<TypeSpecifier>>,
+    decl: &'a [Node<DeclarationSpecifier>],
+    qualifiers: &'a [Node<SpecifierQualifier>],
     pub typedef: bool,
     pub is_static: bool,
     pub is_extern: bool,
@@ -18,30 +20,41 @@ pub(super) struct Specs<'a> {
 
 impl<'a> Specs<'a> {
     pub fn from_decl(specs: &'a [Node<DeclarationSpecifier>]) -> Self {
-        let mut s = Specs::default();
+        let mut s = Specs {
+            decl: specs,
+            ..Specs::default()
+        };
         for sp in specs {
-            match &sp.node {
-                DeclarationSpecifier::TypeSpecifier(t) => s.types.push(t),
-                DeclarationSpecifier::StorageClass(c) => match c.node {
+            if let DeclarationSpecifier::StorageClass(c) = &sp.node {
+                match c.node {
                     StorageClassSpecifier::Typedef => s.typedef = true,
                     StorageClassSpecifier::Static => s.is_static = true,
                     StorageClassSpecifier::Extern => s.is_extern = true,
                     _ => {}
-                },
-                _ => {}
+                }
             }
         }
         s
     }
 
     pub fn from_qualifiers(specs: &'a [Node<SpecifierQualifier>]) -> Self {
-        let mut s = Specs::default();
-        for sp in specs {
-            if let SpecifierQualifier::TypeSpecifier(t) = &sp.node {
-                s.types.push(t);
-            }
+        Specs {
+            qualifiers: specs,
+            ..Specs::default()
         }
-        s
+    }
+
+    /// The type specifiers, in order.
+    pub fn types(&self) -> impl Iterator<Item = &'a Node<TypeSpecifier>> + 'a {
+        let decl = self.decl.iter().filter_map(|sp| match &sp.node {
+            DeclarationSpecifier::TypeSpecifier(t) => Some(t),
+            _ => None,
+        });
+        let qualifiers = self.qualifiers.iter().filter_map(|sp| match &sp.node {
+            SpecifierQualifier::TypeSpecifier(t) => Some(t),
+            _ => None,
+        });
+        decl.chain(qualifiers)
     }
 }
 
@@ -67,7 +80,7 @@ impl<'a> Lowerer<'a> {
             mut bool_,
         ) = (0, false, false, false, false, false, false, false);
         let mut named: Option<TypeId> = None;
-        for t in &specs.types {
+        for t in specs.types() {
             match &t.node {
                 TypeSpecifier::Void => named = Some(self.p.types.void()),
                 TypeSpecifier::Char => char_ = true,
