@@ -222,6 +222,24 @@ mod tests {
     }
 
     #[test]
+    fn literal_and_comment_ends_at_the_edges() {
+        // An escaped quote does not end a literal; a comment opener inside
+        // one stays.
+        assert_eq!(
+            strip_comments(r#"s = "a\"/*b"; /* c */"#),
+            r#"s = "a\"/*b";        "#
+        );
+        assert_eq!(strip_comments("c = '\\''; // x"), "c = '\\'';     ");
+        // A literal ends with its line at the latest.
+        assert_eq!(strip_comments("\"open\n/* x */"), "\"open\n       ");
+        // Unterminated literal, escape or comment at the end of the text.
+        assert_eq!(strip_comments("x = \"ab"), "x = \"ab");
+        assert_eq!(strip_comments("x = \"a\\"), "x = \"a\\");
+        assert_eq!(strip_comments("x; /* open\nstill"), "x;        \n     ");
+        assert_eq!(strip_comments("a / b /"), "a / b /");
+    }
+
+    #[test]
     fn line_directives_set_file_and_line() {
         let mut files = Vec::new();
         let text = "aa\n#line 10 \"x.h\"\nbb\ncc\n# 3 \"y.h\" 1\ndd\n#line 7\nee";
