@@ -66,7 +66,7 @@ fn measure(all: &[PathBuf], opts: &FrontendOptions) -> (Vec<Row>, Duration) {
         .par_iter()
         .map(|p| {
             let size = std::fs::metadata(p).map(|m| m.len()).unwrap_or(0);
-            let r = std::panic::catch_unwind(|| parse_file_timed(p, &opts));
+            let r = std::panic::catch_unwind(|| parse_file_timed(p, opts));
             match r {
                 Ok(Ok((_, t))) => (
                     p.clone(),
