@@ -80,6 +80,23 @@ pub struct Work {
     pub solver_s: f64,
 }
 
+impl Work {
+    /// Adds the effort of another run: transitions, refinements, solver
+    /// calls and time.
+    pub fn add_effort(&mut self, other: &Work) {
+        self.transitions += other.transitions;
+        self.refinements += other.refinements;
+        self.solver_calls += other.solver_calls;
+        self.solver_s += other.solver_s;
+    }
+
+    /// `self` with the effort of `other` added ([`Work::add_effort`]).
+    pub fn plus_effort(mut self, other: &Work) -> Work {
+        self.add_effort(other);
+        self
+    }
+}
+
 type PredLoom<'p> = LoomCpa<'p, PredicateCpa<'p>>;
 type PredReached = Reached<LoomState<PredState>, LoomPrecision<Rc<Predicates>>>;
 
@@ -109,6 +126,10 @@ pub struct LoomAnalysis<'p> {
     withdrawn: PropertySet,
     /// Properties the value search has had its go at.
     searched: PropertySet,
+    /// Properties given up because their error path needs an
+    /// over-approximated step that LDV's assumptions rule out: candidates
+    /// for an analysis under those assumptions.
+    pub ldv_infeasible: PropertySet,
     predicates: Predicates,
     check_blocks: bool,
     stage: Stage,
@@ -153,6 +174,7 @@ impl<'p> LoomAnalysis<'p> {
             enabled: PropertySet::new(),
             withdrawn: PropertySet::new(),
             searched: PropertySet::new(),
+            ldv_infeasible: PropertySet::new(),
             predicates: initial_predicates(program, automata, PredicateScope::default()),
             check_blocks: false,
             stage: Stage::Explicit,
@@ -432,6 +454,9 @@ impl<'p> LoomAnalysis<'p> {
                         let what = match &check {
                             PathCheck::Feasible(_) => "feasible".to_string(),
                             PathCheck::Imprecise(_) => "imprecise".to_string(),
+                            PathCheck::LdvInfeasible(_) => {
+                                "infeasible under LDV's assumptions".to_string()
+                            }
                             PathCheck::Unknown => "unknown".to_string(),
                             PathCheck::Infeasible(c) => {
                                 format!("infeasible, {} candidate predicates: {:?}", c.len(), c)
@@ -452,6 +477,14 @@ impl<'p> LoomAnalysis<'p> {
                                 None => "the error path found is feasible only through over-approximated operations".into(),
                             };
                             for p in props {
+                                report.given_up.push((p, why.clone()));
+                            }
+                            return report;
+                        }
+                        PathCheck::LdvInfeasible(op) => {
+                            let why = format!("the error path found is feasible only through over-approximated operations (first: {op}, which the path needs: it is infeasible under LDV's assumptions)");
+                            for p in props {
+                                self.ldv_infeasible.insert(p);
                                 report.given_up.push((p, why.clone()));
                             }
                             return report;

@@ -51,6 +51,10 @@ pub enum PathCheck {
     /// Feasible, but only through over-approximated operations (the first
     /// one, described, if known).
     Imprecise(Option<String>),
+    /// Feasible only through the over-approximated operation described,
+    /// which does what LDV's assumptions rule out: infeasible under them
+    /// (an analysis under the assumptions may still find an error path).
+    LdvInfeasible(String),
     /// Infeasible; the candidate predicates found, each with the
     /// abstraction point (location) where it is needed.
     Infeasible(Vec<(Option<LocId>, Bool)>),
@@ -74,10 +78,6 @@ fn solver_with_deadline(deadline: Option<Duration>) -> Solver {
     }
     s
 }
-
-/// Part of the reason [`concrete_check`] gives when a path needs an
-/// over-approximated step to do what LDV's assumptions rule out.
-pub const LDV_INFEASIBLE: &str = "infeasible under LDV's assumptions";
 
 /// Analyses the abstract error path ending in `target` (property `property`).
 pub fn check_path(
@@ -176,9 +176,7 @@ pub fn concrete_check(
                 // Infeasible under them: the path needs an over-approximated
                 // step to do what LDV's models rule out.
                 PathCheck::Imprecise(None) => match first {
-                    PathCheck::Imprecise(Some(op)) => PathCheck::Imprecise(Some(format!(
-                        "{op}, which the path needs: it is {LDV_INFEASIBLE}"
-                    ))),
+                    PathCheck::Imprecise(Some(op)) => PathCheck::LdvInfeasible(op),
                     other => other,
                 },
                 _ => first,

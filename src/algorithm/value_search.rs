@@ -184,6 +184,9 @@ pub fn search(
                     let what = match &check {
                         PathCheck::Feasible(_) => "feasible".to_string(),
                         PathCheck::Imprecise(why) => format!("imprecise ({why:?})"),
+                        PathCheck::LdvInfeasible(op) => {
+                            format!("infeasible under LDV's assumptions ({op})")
+                        }
                         PathCheck::Unknown => "unknown".to_string(),
                         PathCheck::Infeasible(_) => "infeasible".to_string(),
                     };

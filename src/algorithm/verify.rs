@@ -17,7 +17,6 @@ use hashbrown::HashMap;
 use serde::Serialize;
 
 use crate::algorithm::loom_analysis::{LoomAnalysis, Work};
-use crate::algorithm::refine::LDV_INFEASIBLE;
 use crate::algorithm::sdc::{
     self, thread_cpu_time, CpuClock, Outcome, RefinementRule, Strategy, StrategyConfig,
     UnknownReason,
@@ -265,11 +264,12 @@ pub fn verify(
     let needs_ldv: BTreeSet<PropertyId> = ids
         .iter()
         .copied()
-        .filter(|id| {
-            matches!(
-                sdc_result.outcomes.get(id),
-                Some(Outcome::Unknown(UnknownReason::Analysis(why))) if why.contains(LDV_INFEASIBLE)
-            )
+        .filter(|&id| {
+            analysis.ldv_infeasible.contains(id)
+                && matches!(
+                    sdc_result.outcomes.get(&id),
+                    Some(Outcome::Unknown(UnknownReason::Analysis(_)))
+                )
         })
         .collect();
     if !needs_ldv.is_empty() && left().is_none_or(|l| l >= MIN_LDV_PHASE) {
@@ -286,10 +286,7 @@ pub fn verify(
             cpu,
             &clock,
         );
-        work.transitions += under.work.transitions;
-        work.refinements += under.work.refinements;
-        work.solver_calls += under.work.solver_calls;
-        work.solver_s += under.work.solver_s;
+        work.add_effort(&under.work);
         for id in &needs_ldv {
             let i = index[id.0 as usize];
             results[i].cpu_s += r.spent_on(id);
@@ -416,12 +413,8 @@ pub fn verify_hunting_first(
     Verification {
         results,
         work: Work {
-            predicates: v.work.predicates,
             states: h.work.states + v.work.states,
-            transitions: h.work.transitions + v.work.transitions,
-            refinements: h.work.refinements + v.work.refinements,
-            solver_calls: h.work.solver_calls + v.work.solver_calls,
-            solver_s: h.work.solver_s + v.work.solver_s,
+            ..v.work.plus_effort(&h.work)
         },
         cpu: h.cpu + v.cpu,
         partitions,
