@@ -228,7 +228,7 @@ fn is_member_name(tokens: &[Token], k: usize) -> bool {
 fn blank(dropped: &str, out: &mut String) {
     let tail = dropped.rfind('\n').map_or(0, |i| i + 1);
     for (k, line) in dropped[..tail].split_terminator('\n').enumerate() {
-        if k > 0 && line.trim_ascii_start().starts_with('#') {
+        if k > 0 && super::source::is_directive_line(line) {
             out.push_str(line);
         }
         out.push('\n');
@@ -344,11 +344,7 @@ fn tokenize<'a>(b: &'a [u8], names: &mut Names<'a>) -> Vec<Token> {
                     continue;
                 }
                 b'"' | b'\'' => {
-                    i += 1;
-                    while i < b.len() && b[i] != c && b[i] != b'\n' {
-                        i += if b[i] == b'\\' { 2 } else { 1 };
-                    }
-                    i = (i + 1).min(b.len());
+                    i = super::source::literal_end(b, i);
                     Kind::Literal
                 }
                 _ => {

@@ -38,22 +38,8 @@ pub fn strip_comments(src: &str) -> String {
             break;
         }
         match b[i] {
-            q @ (b'"' | b'\'') => {
-                // Up to and including the closing quote, skipping escapes;
-                // a literal ends with its line at the latest.
-                let mut j = i + 1;
-                loop {
-                    let Some(k) = memchr::memchr3(q, b'\\', b'\n', &b[j..]) else {
-                        j = b.len();
-                        break;
-                    };
-                    j += k;
-                    if b[j] != b'\\' {
-                        j += 1;
-                        break;
-                    }
-                    j = (j + 2).min(b.len());
-                }
+            b'"' | b'\'' => {
+                let j = literal_end(b, i);
                 out.extend_from_slice(&b[i..j]);
                 i = j;
             }
@@ -95,6 +81,27 @@ pub fn strip_comments(src: &str) -> String {
     String::from_utf8(out).unwrap_or_else(|e| String::from_utf8_lossy(e.as_bytes()).into_owned())
 }
 
+/// The end of the character or string literal whose opening quote is at
+/// `open`: just after its closing quote, skipping escapes; a literal ends
+/// with its line at the latest (the newline included), or with the text.
+pub(super) fn literal_end(b: &[u8], open: usize) -> usize {
+    let q = b[open];
+    let mut j = open + 1;
+    while let Some(k) = memchr::memchr3(q, b'\\', b'\n', &b[j..]) {
+        j += k;
+        if b[j] != b'\\' {
+            return j + 1;
+        }
+        j = (j + 2).min(b.len());
+    }
+    b.len()
+}
+
+/// Whether `line` is a preprocessor directive (`#line`, `# N "file"`, ...).
+pub(super) fn is_directive_line(line: &str) -> bool {
+    line.trim_start().starts_with('#')
+}
+
 /// Maps byte offsets of the (comment-free) text to original file:line.
 pub struct LineMap {
     /// Byte offset where each physical line starts.
@@ -125,9 +132,9 @@ impl LineMap {
         let mut file = intern(main_file, files);
         let mut line = 1u32;
         let b = text.as_bytes();
-        let lines = memchr::memchr_iter(b'\n', b).count() + 1;
-        let mut starts = Vec::with_capacity(lines);
-        let mut pos = Vec::with_capacity(lines);
+        // Preprocessed C has lines of some tens of bytes.
+        let mut starts = Vec::with_capacity(b.len() / 32);
+        let mut pos = Vec::with_capacity(b.len() / 32);
         let mut offset = 0;
         for end in memchr::memchr_iter(b'\n', b).chain(std::iter::once(b.len())) {
             starts.push(offset);
@@ -135,8 +142,7 @@ impl LineMap {
             // Newlines are char boundaries.
             let l = &text[offset..end];
             offset = end + 1;
-            let first = l.bytes().find(|c| !matches!(c, b' ' | b'\t'));
-            if first != Some(b'#') {
+            if !is_directive_line(l) {
                 line += 1;
                 continue;
             }

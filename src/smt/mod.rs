@@ -1290,7 +1290,6 @@ mod tests {
         solver.get_model().expect("a model")
     }
 
-    /// A plain access of `bytes` bytes at `a`.
     /// A write of `len` unknown (or zero) bytes from `a`.
     fn span(a: u64, len: u64, zeroed: bool) -> MemoryAccess {
         MemoryAccess {
@@ -1302,6 +1301,7 @@ mod tests {
         }
     }
 
+    /// A plain access of `bytes` bytes at `a`.
     fn acc(a: u64, bytes: u32, write: bool) -> MemoryAccess {
         MemoryAccess {
             address: BV::from_u64(a, 64),
