@@ -131,6 +131,7 @@ fn round<'p>(
     let enc = Encoder::new(program);
     *enc.observed_labels.borrow_mut() = Some(vec![label.to_string()]);
     let solver = Solver::new();
+    let limit = crate::smt::QueryLimit::default();
     let mut level = 0u32;
     let mut complete = true;
     let mut why: Option<String> = None;
@@ -149,7 +150,7 @@ fn round<'p>(
     };
     let check = |solver: &Solver, stats: &mut SeStats| -> SatResult {
         if let Some(rem) = remaining(stats) {
-            solver.set_params(&crate::smt::query_limit(rem));
+            limit.apply(solver, rem);
         }
         let t = thread_cpu_time();
         let r = crate::smt::interrupt::checking(|| solver.check());

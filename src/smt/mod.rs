@@ -83,6 +83,42 @@ pub fn rlimit_units(budget: std::time::Duration) -> u32 {
     (budget.as_secs_f64() * RLIMIT_PER_SECOND).clamp(1_000.0, u32::MAX as f64) as u32
 }
 
+/// Granularity of [`QueryLimit`]: budgets are rounded up to a multiple of
+/// it, so a solver asked repeatedly near a deadline is reconfigured at most
+/// once per step.
+const QUERY_LIMIT_STEP: std::time::Duration = std::time::Duration::from_millis(100);
+
+/// The per-query resource limit last given to one solver.
+///
+/// Setting a solver's parameters reconfigures its whole engine, which on an
+/// incremental solver holding a large block's formulas costs more than a
+/// typical query (a third of all CPU time on small modules with many
+/// abstraction queries). [`QueryLimit::apply`] sets them only when the
+/// rounded limit changes; the CPU-clock interrupt armed around each query
+/// still enforces the exact deadline.
+#[derive(Debug, Default)]
+pub struct QueryLimit {
+    units: std::cell::Cell<Option<u32>>,
+}
+
+impl QueryLimit {
+    /// Bounds `solver`'s next queries by about `budget` (rounded up to
+    /// [`QUERY_LIMIT_STEP`]) of CPU time each.
+    pub fn apply(&self, solver: &z3::Solver, budget: std::time::Duration) {
+        let step = QUERY_LIMIT_STEP.as_nanos();
+        let rounded = budget.as_nanos().div_ceil(step).max(1) * step;
+        let units = rlimit_units(std::time::Duration::from_nanos(
+            rounded.min(u64::MAX as u128) as u64,
+        ));
+        if self.units.get() != Some(units) {
+            let mut p = z3::Params::new();
+            p.set_u32("rlimit", units);
+            solver.set_params(&p);
+            self.units.set(Some(units));
+        }
+    }
+}
+
 use crate::cfa::Program;
 use crate::ir::{BinaryOp, Expr, ExprKind, Type, TypeId, UnaryOp, VarId};
 
@@ -1426,6 +1462,20 @@ mod tests {
         );
         assert_eq!(inconsistent_accesses(&two, &model, 1), vec![(1, Some(0))]);
         assert_eq!(inconsistent_access(&two, &model), Some((1, Some(0))));
+    }
+
+    #[test]
+    fn a_query_limit_is_set_again_only_when_its_rounded_budget_changes() {
+        use std::time::Duration;
+        let s = z3::Solver::new();
+        let limit = super::QueryLimit::default();
+        limit.apply(&s, Duration::from_millis(950));
+        let first = limit.units.get();
+        assert_eq!(first, Some(super::rlimit_units(Duration::from_secs(1))));
+        limit.apply(&s, Duration::from_millis(1000));
+        assert_eq!(limit.units.get(), first);
+        limit.apply(&s, Duration::from_millis(1001));
+        assert_ne!(limit.units.get(), first);
     }
 
     #[test]

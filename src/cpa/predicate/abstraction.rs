@@ -342,6 +342,7 @@ const ABSTRACTION_TIMEOUT: Duration = Duration::from_secs(4);
 /// Computes abstractions and coverage with one incremental solver.
 pub struct Abstractor {
     solver: Solver,
+    limit: crate::smt::QueryLimit,
     cache: HashMap<AbstractionQuery, Option<Region>>,
     entail_cache: HashMap<(Rc<Region>, Rc<Region>), bool>,
     pub stats: Cell<AbstractionStats>,
@@ -355,6 +356,7 @@ impl Abstractor {
     pub fn new(deadline: Option<Duration>) -> Self {
         Abstractor {
             solver: Solver::new(),
+            limit: crate::smt::QueryLimit::default(),
             cache: HashMap::new(),
             entail_cache: HashMap::new(),
             stats: Cell::new(AbstractionStats::default()),
@@ -371,7 +373,7 @@ impl Abstractor {
         {
             left = left.min(d.saturating_sub(thread_cpu_time()));
         }
-        self.solver.set_params(&crate::smt::query_limit(left));
+        self.limit.apply(&self.solver, left);
         let t = thread_cpu_time();
         // The resource limit's rate varies between queries: the CPU clock
         // bounds the query too.
