@@ -410,15 +410,24 @@ fn base_and_offset(a: &BV) -> (Option<BV>, u64) {
     if let Some(n) = a.as_u64() {
         return (None, n);
     }
-    if a.is_app() && a.decl().kind() == z3::DeclKind::BADD && a.num_children() == 2 {
-        let x = a.nth_child(0).and_then(|c| c.as_bv());
-        let y = a.nth_child(1).and_then(|c| c.as_bv());
-        if let (Some(x), Some(y)) = (x, y) {
-            match (base_and_offset(&x), base_and_offset(&y)) {
-                ((b, m), (None, n)) | ((None, n), (b, m)) => return (b, m.wrapping_add(n)),
-                _ => {}
+    // Z3 flattens nested sums into one application of any arity.
+    if a.is_app() && a.decl().kind() == z3::DeclKind::BADD {
+        let mut base = None;
+        let mut offset = 0u64;
+        for c in a.children() {
+            let Some(c) = c.as_bv() else {
+                return (Some(a.clone()), 0);
+            };
+            match base_and_offset(&c) {
+                (None, n) => offset = offset.wrapping_add(n),
+                (Some(b), n) if base.is_none() => {
+                    base = Some(b);
+                    offset = offset.wrapping_add(n);
+                }
+                _ => return (Some(a.clone()), 0),
             }
         }
+        return (base, offset);
     }
     (Some(a.clone()), 0)
 }
@@ -1476,6 +1485,24 @@ mod tests {
         assert_eq!(limit.units.get(), first);
         limit.apply(&s, Duration::from_millis(1001));
         assert_ne!(limit.units.get(), first);
+    }
+
+    #[test]
+    fn sums_of_any_arity_split_into_base_and_offset() {
+        use super::base_and_offset;
+        let c = |n: u64| BV::from_u64(n, 64);
+        let p = BV::new_const("p", 64);
+        let q = BV::new_const("q", 64);
+        // Z3 flattens `(a + b) + c` into one sum of three terms.
+        let fixed = c(0x1298).bvadd(c(0xa8)).bvadd(c(0)).bvadd(c(8));
+        assert_eq!(base_and_offset(&fixed), (None, 0x1298 + 0xa8 + 8));
+        let nary = p.bvadd(c(4)).bvadd(c(0)).bvadd(c(8));
+        assert_eq!(base_and_offset(&nary), (Some(p.clone()), 12));
+        // Two symbolic terms: the whole sum is the base.
+        let two = p.bvadd(c(4)).bvadd(q.clone());
+        assert_eq!(base_and_offset(&two), (Some(two.clone()), 0));
+        // Wrap-around.
+        assert_eq!(base_and_offset(&p.bvadd(c(u64::MAX))).1, u64::MAX);
     }
 
     #[test]
