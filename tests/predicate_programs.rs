@@ -86,6 +86,12 @@ fn nondet_values_and_assumptions() {
 }
 
 #[test]
+fn environment_pointers_read_past_the_module_globals_and_may_alias_them() {
+    assert_eq!(verdict("env_pointer_false.c"), Verdict::False);
+    assert_eq!(verdict("env_pointer_alias_false.c"), Verdict::False);
+}
+
+#[test]
 fn allocations_in_different_blocks_are_different_objects() {
     assert_eq!(verdict("two_allocations_false.c"), Verdict::False);
     assert_eq!(verdict("two_allocations_true.c"), Verdict::True);

@@ -232,6 +232,9 @@ impl Separations {
     }
 }
 
+/// [`exact_path_once`], first with reads through symbolic pointers past
+/// the writes to fixed addresses ([`crate::smt::fixed_writes`]), and again
+/// without if the path is unsatisfiable with their side conditions.
 fn exact_path_keeping_apart(
     enc: &Encoder,
     p: &Program,
@@ -240,6 +243,27 @@ fn exact_path_keeping_apart(
     deadline: Option<Duration>,
     apart: &mut Separations,
 ) -> PathCheck {
+    enc.fixed_writes.set_enabled(true);
+    let first = exact_path_once(enc, p, path, property, deadline, apart);
+    enc.fixed_writes.set_enabled(false);
+    first.unwrap_or_else(|| {
+        apart.pairs.clear();
+        exact_path_once(enc, p, path, property, deadline, apart)
+            .expect("no side conditions without reads past fixed writes")
+    })
+}
+
+/// One exact execution of `path` keeping the pairs of `apart` apart; `None`
+/// if it is unsatisfiable with side conditions of reads past fixed writes
+/// (which decides nothing).
+fn exact_path_once(
+    enc: &Encoder,
+    p: &Program,
+    path: &[Transition],
+    property: &str,
+    deadline: Option<Duration>,
+    apart: &mut Separations,
+) -> Option<PathCheck> {
     let solver = solver_with_deadline(deadline);
     let describe = |t: &Transition| {
         CexStep::of(p, t, None, None).map(|s| format!("{}:{}: {}", s.file, s.line, s.op))
@@ -267,13 +291,18 @@ fn exact_path_keeping_apart(
                     conditions.push(c);
                     condition_steps.push(i);
                 }
+                for c in enc.fixed_writes.take_side_conditions() {
+                    solver.assert(&c);
+                    conditions.push(c);
+                    condition_steps.push(i);
+                }
                 values.push(v);
                 access_ends.push(enc.access_count());
             }
             (st, values, first_inexact, first_havoc, access_ends)
         });
     if !st.exact {
-        return PathCheck::Imprecise(first_inexact);
+        return Some(PathCheck::Imprecise(first_inexact));
     }
     let mut hinted = false;
     for &(a, b) in &apart.pairs {
@@ -312,25 +341,28 @@ fn exact_path_keeping_apart(
         }
         match r {
             SatResult::Sat => {}
-            SatResult::Unknown => return PathCheck::Unknown,
+            SatResult::Unknown => return Some(PathCheck::Unknown),
             // The pairs kept apart from the start may be what rules the
             // path out: once more without them.
             SatResult::Unsat if hinted && separations == 0 => {
                 apart.pairs.clear();
-                return exact_path_keeping_apart(enc, p, path, property, deadline, apart);
+                return Some(exact_path_keeping_apart(
+                    enc, p, path, property, deadline, apart,
+                ));
             }
-            SatResult::Unsat if separations > 0 => return overlapping(overlap, clobbered),
+            SatResult::Unsat if enc.fixed_writes.made_any() => return None,
+            SatResult::Unsat if separations > 0 => return Some(overlapping(overlap, clobbered)),
             // The merged formula had a model, this path alone has none: the
             // model chose branches inconsistently. Nothing can be concluded.
             SatResult::Unsat => {
                 if crate::algorithm::cegar::tracing() {
                     trace_infeasibility(&conditions, &condition_steps, path, &describe);
                 }
-                return PathCheck::Imprecise(None);
+                return Some(PathCheck::Imprecise(None));
             }
         }
         let Some(model) = solver.get_model() else {
-            return PathCheck::Unknown;
+            return Some(PathCheck::Unknown);
         };
         let found = inconsistent_accesses(&accesses, &model, MAX_SEPARATED_PAIRS);
         let Some(&(i, other)) = found.first() else {
@@ -340,7 +372,7 @@ fn exact_path_keeping_apart(
         overlap = path.get(step).and_then(describe);
         clobbered = other.is_some_and(|j| accesses[j].clobber.is_some());
         if separations >= MAX_SEPARATIONS || other.is_none() {
-            return overlapping(overlap, clobbered);
+            return Some(overlapping(overlap, clobbered));
         }
         // Every pair this model mixes up is kept apart for the next one.
         for &(i, j) in &found {
@@ -367,9 +399,9 @@ fn exact_path_keeping_apart(
         {
             let step = Separations::place(&access_ends, i).0;
             let at = path.get(step).and_then(describe).unwrap_or_default();
-            return PathCheck::Imprecise(Some(format!(
+            return Some(PathCheck::Imprecise(Some(format!(
                 "{at}, whose address depends on values the encoding does not model"
-            )));
+            ))));
         }
         match independent_of_havoc(&conditions, Some(&model), deadline, &mut scan) {
             SatResult::Unsat => {}
@@ -379,10 +411,10 @@ fn exact_path_keeping_apart(
                 } else {
                     "whose unmodelled values the path may depend on"
                 };
-                return PathCheck::Imprecise(Some(format!(
+                return Some(PathCheck::Imprecise(Some(format!(
                     "{}, {why}",
                     first_havoc.unwrap_or_default()
-                )));
+                ))));
             }
         }
     }
@@ -391,11 +423,11 @@ fn exact_path_keeping_apart(
         .zip(&values)
         .filter_map(|(t, v)| CexStep::of(p, t, v.as_ref(), Some(&model)))
         .collect();
-    PathCheck::Feasible(Counterexample {
+    Some(PathCheck::Feasible(Counterexample {
         property: property.to_string(),
         steps,
         assumptions: Vec::new(),
-    })
+    }))
 }
 
 /// Tracing: the steps whose conditions make an infeasible path so (an

@@ -36,6 +36,11 @@
 //!   path's memory accesses are recorded and replayed byte by byte under
 //!   the model ([`inconsistent_accesses`]); a read the arrays may answer
 //!   differently from real memory leaves the property UNKNOWN;
+//! - on an exact path check, a read through a pointer with a symbolic base
+//!   skips the writes to fixed addresses under a side condition that keeps
+//!   it away from them ([`fixed_writes`]): a path feasible with the side
+//!   conditions is feasible without; one infeasible with them is checked
+//!   again without;
 //! - body-less functions return a fresh value (the front end's
 //!   `FunctionKind`); one that receives a pointer or array argument may
 //!   write through it, so all memory becomes havoc arrays (path havocked);
@@ -59,6 +64,7 @@ use hashbrown::HashMap;
 use z3::ast::{Array, Bool, BV};
 use z3::Sort;
 
+pub mod fixed_writes;
 pub mod interrupt;
 pub mod step;
 
@@ -214,6 +220,9 @@ pub struct Encoder<'p> {
     /// [`crate::cfa::effects`] of recursive callees, and the edges of each
     /// function they are computed from.
     effects: std::cell::RefCell<RecursionEffects>,
+    /// While recording: reads through symbolic pointers past the writes
+    /// to fixed addresses, with their side conditions.
+    pub fixed_writes: fixed_writes::FixedWrites,
 }
 
 #[derive(Default)]
@@ -602,9 +611,12 @@ impl<'p> Encoder<'p> {
     /// Reads the cell of width class `k` at `a`.
     fn load(&self, st: &SymState, k: usize, a: &BV) -> BV {
         self.note_access(a, k, false);
-        read_over_writes(&st.mem[k], a)
-            .as_bv()
-            .unwrap_or_else(|| self.fresh(WIDTHS[k]))
+        let read = if self.fixed_writes.enabled() && self.recording() {
+            self.fixed_writes.read(&st.mem[k], a)
+        } else {
+            read_over_writes(&st.mem[k], a)
+        };
+        read.as_bv().unwrap_or_else(|| self.fresh(WIDTHS[k]))
     }
 
     fn note_access(&self, a: &BV, k: usize, write: bool) {
@@ -696,6 +708,7 @@ impl<'p> Encoder<'p> {
             accesses: Default::default(),
             observed_labels: Default::default(),
             effects: Default::default(),
+            fixed_writes: Default::default(),
         }
     }
 
