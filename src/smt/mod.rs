@@ -174,6 +174,15 @@ fn width_class(w: u32) -> usize {
     WIDTHS.iter().position(|&x| x >= w).unwrap_or(4)
 }
 
+/// The mask of the low `w` bits (all 64 for `w` ≥ 64).
+fn low_bits(w: u32) -> u64 {
+    if w >= 64 {
+        u64::MAX
+    } else {
+        (1u64 << w) - 1
+    }
+}
+
 /// Names of allocation functions: NULL or a fresh object.
 pub fn is_allocator(name: &str) -> bool {
     matches!(
@@ -223,6 +232,8 @@ pub struct Encoder<'p> {
     /// While recording: reads through symbolic pointers past the writes
     /// to fixed addresses, with their side conditions.
     pub fixed_writes: fixed_writes::FixedWrites,
+    /// Numerals made so far, by value and width ([`Encoder::num`]).
+    numerals: std::cell::RefCell<HashMap<(u64, u32), BV>>,
 }
 
 #[derive(Default)]
@@ -709,6 +720,7 @@ impl<'p> Encoder<'p> {
             observed_labels: Default::default(),
             effects: Default::default(),
             fixed_writes: Default::default(),
+            numerals: Default::default(),
         }
     }
 
@@ -873,14 +885,40 @@ impl<'p> Encoder<'p> {
     }
 
     fn c64(&self, v: u64) -> BV {
-        BV::from_u64(v, 64)
+        self.num(v, 64)
+    }
+
+    /// The numeral `v` (its low `w` bits) of width `w` ≤ 64, shared: making
+    /// a numeral in Z3 costs a sort and a hash-consing lookup each time.
+    pub fn num(&self, v: u64, w: u32) -> BV {
+        let v = v & low_bits(w);
+        self.numerals
+            .borrow_mut()
+            .entry((v, w))
+            .or_insert_with(|| BV::from_u64(v, w))
+            .clone()
+    }
+
+    /// `base + off`, folded when `base` is a numeral or `off` is 0.
+    fn offset(&self, base: BV, off: u64) -> BV {
+        match base.as_u64() {
+            _ if off == 0 => base,
+            Some(b) if base.get_size() == 64 => self.c64(b.wrapping_add(off)),
+            _ => base.bvadd(self.c64(off)),
+        }
     }
 
     fn resize(&self, v: BV, w: u32, signed: bool) -> BV {
         let cur = v.get_size();
         if cur == w {
-            v
-        } else if cur > w {
+            return v;
+        }
+        if let (Some(n), true) = (v.as_u64(), cur <= 64 && w <= 64) {
+            let negative = signed && cur < w && (n >> (cur - 1)) & 1 == 1;
+            let n = if negative { n | !low_bits(cur) } else { n };
+            return self.num(n, w);
+        }
+        if cur > w {
             v.extract(w - 1, 0)
         } else if signed {
             v.sign_ext(w - cur)
@@ -890,11 +928,21 @@ impl<'p> Encoder<'p> {
     }
 
     fn nonzero(&self, v: &BV) -> Bool {
-        v.eq(BV::from_u64(0, v.get_size())).not()
+        let w = v.get_size();
+        let zero = if w <= 64 {
+            self.num(0, w)
+        } else {
+            BV::from_u64(0, w)
+        };
+        v.eq(zero).not()
     }
 
     fn of_bool(&self, b: Bool, w: u32) -> BV {
-        b.ite(&BV::from_u64(1, w), &BV::from_u64(0, w))
+        if w <= 64 {
+            b.ite(&self.num(1, w), &self.num(0, w))
+        } else {
+            b.ite(&BV::from_u64(1, w), &BV::from_u64(0, w))
+        }
     }
 
     /// The truth of `e` (non-zero).
@@ -923,7 +971,7 @@ impl<'p> Encoder<'p> {
                         .unwrap_or(0),
                     _ => 0,
                 };
-                Some(base.bvadd(self.c64(off)))
+                Some(self.offset(base, off))
             }
             ExprKind::Index(a, i) => {
                 let base = match self.p.types.get(a.ty) {
@@ -933,7 +981,10 @@ impl<'p> Encoder<'p> {
                 let size = self.p.types.size_of(e.ty);
                 let iv = self.eval(st, i);
                 let iv = self.resize(iv, 64, self.signed(i.ty));
-                Some(base.bvadd(iv.bvmul(self.c64(size))))
+                Some(match iv.as_u64() {
+                    Some(n) => self.offset(base, n.wrapping_mul(size)),
+                    None => base.bvadd(iv.bvmul(self.c64(size))),
+                })
             }
             ExprKind::Func(f) => Some(self.c64(FUNC_REGION + f.0 as u64 * 16)),
             ExprKind::StrLit(i) => Some(self.c64(STR_REGION + *i as u64 * 0x1_0000)),
@@ -1112,6 +1163,7 @@ impl<'p> Encoder<'p> {
     pub fn eval(&self, st: &mut SymState, e: &Expr) -> BV {
         let w = self.width(e.ty);
         match &e.kind {
+            ExprKind::IntConst(c) if w <= 64 => self.num(*c as u64, w),
             ExprKind::IntConst(c) => {
                 let lo = BV::from_u64(*c as u64, 64);
                 let hi = BV::from_u64((*c >> 64) as u64, 64);
@@ -1484,6 +1536,51 @@ mod tests {
         );
         assert_eq!(inconsistent_accesses(&two, &model, 1), vec![(1, Some(0))]);
         assert_eq!(inconsistent_access(&two, &model), Some((1, Some(0))));
+    }
+
+    #[test]
+    fn numerals_are_folded_as_z3_would_compute_them() {
+        use z3::ast::Ast;
+        let p = crate::frontend::parse_source(
+            "t.c",
+            "int main(void) { return 0; }",
+            &crate::frontend::FrontendOptions::default(),
+        )
+        .unwrap();
+        let enc = super::Encoder::new(&p);
+        let values = [0u64, 1, 0x7f, 0x80, 0xff, 0x1234, 0x8000_0000, u64::MAX];
+        for &n in &values {
+            for cur in [8u32, 16, 32, 64] {
+                for w in [8u32, 16, 32, 64] {
+                    for signed in [false, true] {
+                        let v = enc.num(n, cur);
+                        let folded = enc.resize(v.clone(), w, signed);
+                        let by_z3 = if cur == w {
+                            v.clone()
+                        } else if cur > w {
+                            v.extract(w - 1, 0)
+                        } else if signed {
+                            v.sign_ext(w - cur)
+                        } else {
+                            v.zero_ext(w - cur)
+                        };
+                        assert_eq!(
+                            folded.as_u64(),
+                            by_z3.simplify().as_u64(),
+                            "{n:#x} {cur}->{w} {signed}"
+                        );
+                    }
+                }
+            }
+        }
+        // Constant offsets fold into constant addresses; others stay sums.
+        assert_eq!(enc.offset(enc.c64(0x1000), 8).as_u64(), Some(0x1008));
+        let x = BV::new_const("x", 64);
+        assert_eq!(enc.offset(x.clone(), 0), x);
+        assert_eq!(
+            super::base_and_offset(&enc.offset(x.clone(), 8)),
+            (Some(x), 8)
+        );
     }
 
     #[test]
