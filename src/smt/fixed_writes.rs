@@ -104,8 +104,8 @@ impl FixedWrites {
         };
         if let Some((lo, hi)) = range {
             let side = Bool::or(&[
-                &a.bvult(&BV::from_u64(lo, 64)),
-                &a.bvugt(&BV::from_u64(hi, 64)),
+                &a.bvult(BV::from_u64(lo, 64)),
+                &a.bvugt(BV::from_u64(hi, 64)),
             ]);
             self.side.borrow_mut().push(side);
             self.made.set(true);
@@ -189,16 +189,16 @@ mod tests {
         let full = mem.select(&p.bvadd(c(1))).as_bv().unwrap();
         let s = Solver::new();
         s.assert(&side[0]);
-        s.assert(&full._eq(&read).not());
+        s.assert(full.eq(&read).not());
         assert_eq!(s.check(), SatResult::Unsat);
         // Without it they may differ (p+1 on a fixed write).
         let s = Solver::new();
-        s.assert(&full._eq(&read).not());
+        s.assert(full.eq(&read).not());
         assert_eq!(s.check(), SatResult::Sat);
         // The side condition keeps p+1 out of the written range.
         let s = Solver::new();
         s.assert(&side[0]);
-        s.assert(&p.bvadd(c(1))._eq(&c(0x1000 + 150)));
+        s.assert(p.bvadd(c(1)).eq(c(0x1000 + 150)));
         assert_eq!(s.check(), SatResult::Unsat);
     }
 
