@@ -151,7 +151,14 @@ pub fn concrete_check(
     deadline: Option<Duration>,
 ) -> PathCheck {
     let mut apart = Separations::default();
-    let first = exact_path_keeping_apart(enc, p, steps, property, deadline, &mut apart);
+    let q = ExactPath {
+        enc,
+        p,
+        path: steps,
+        property,
+        deadline,
+    };
+    let first = exact_path_keeping_apart(q, &mut apart);
     if crate::algorithm::cegar::tracing() {
         if let PathCheck::Imprecise(why) = &first {
             eprintln!("exact path imprecise: {why:?}");
@@ -161,9 +168,8 @@ pub fn concrete_check(
         PathCheck::Imprecise(_) => {
             // Under LDV's assumptions (kernel functions without a model leave
             // the module's memory alone, ...) the path may be exact.
-            let (second, assumptions) = enc.under_ldv_assumptions(|| {
-                exact_path_keeping_apart(enc, p, steps, property, deadline, &mut apart)
-            });
+            let (second, assumptions) =
+                enc.under_ldv_assumptions(|| exact_path_keeping_apart(q, &mut apart));
             match second {
                 PathCheck::Feasible(mut cex) => {
                     cex.assumptions = assumptions;
@@ -201,7 +207,14 @@ pub fn exact_path(
     deadline: Option<Duration>,
 ) -> PathCheck {
     let mut apart = Separations::default();
-    exact_path_keeping_apart(enc, p, path, property, deadline, &mut apart)
+    let q = ExactPath {
+        enc,
+        p,
+        path,
+        property,
+        deadline,
+    };
+    exact_path_keeping_apart(q, &mut apart)
 }
 
 /// The pairs of memory accesses an exact check of a path kept apart, each
@@ -232,38 +245,41 @@ impl Separations {
     }
 }
 
+/// A path to check exactly from the program start.
+#[derive(Clone, Copy)]
+struct ExactPath<'a, 'p> {
+    enc: &'a Encoder<'p>,
+    p: &'p Program,
+    path: &'a [Transition<'p>],
+    property: &'a str,
+    deadline: Option<Duration>,
+}
+
 /// [`exact_path_once`], first with reads through symbolic pointers past
 /// the writes to fixed addresses ([`crate::smt::fixed_writes`]), and again
 /// without if the path is unsatisfiable with their side conditions.
-fn exact_path_keeping_apart(
-    enc: &Encoder,
-    p: &Program,
-    path: &[Transition],
-    property: &str,
-    deadline: Option<Duration>,
-    apart: &mut Separations,
-) -> PathCheck {
-    enc.fixed_writes.set_enabled(true);
-    let first = exact_path_once(enc, p, path, property, deadline, apart);
-    enc.fixed_writes.set_enabled(false);
+fn exact_path_keeping_apart(q: ExactPath, apart: &mut Separations) -> PathCheck {
+    q.enc.fixed_writes.set_enabled(true);
+    let first = exact_path_once(q, apart);
+    q.enc.fixed_writes.set_enabled(false);
     first.unwrap_or_else(|| {
         apart.pairs.clear();
-        exact_path_once(enc, p, path, property, deadline, apart)
-            .expect("no side conditions without reads past fixed writes")
+        // Without reads past fixed writes there are no side conditions.
+        exact_path_once(q, apart).unwrap_or(PathCheck::Imprecise(None))
     })
 }
 
-/// One exact execution of `path` keeping the pairs of `apart` apart; `None`
-/// if it is unsatisfiable with side conditions of reads past fixed writes
-/// (which decides nothing).
-fn exact_path_once(
-    enc: &Encoder,
-    p: &Program,
-    path: &[Transition],
-    property: &str,
-    deadline: Option<Duration>,
-    apart: &mut Separations,
-) -> Option<PathCheck> {
+/// One exact execution of the path keeping the pairs of `apart` apart;
+/// `None` if it is unsatisfiable with side conditions of reads past fixed
+/// writes (which decides nothing).
+fn exact_path_once(q: ExactPath, apart: &mut Separations) -> Option<PathCheck> {
+    let ExactPath {
+        enc,
+        p,
+        path,
+        property,
+        deadline,
+    } = q;
     let solver = solver_with_deadline(deadline);
     let describe = |t: &Transition| {
         CexStep::of(p, t, None, None).map(|s| format!("{}:{}: {}", s.file, s.line, s.op))
@@ -346,9 +362,7 @@ fn exact_path_once(
             // path out: once more without them.
             SatResult::Unsat if hinted && separations == 0 => {
                 apart.pairs.clear();
-                return Some(exact_path_keeping_apart(
-                    enc, p, path, property, deadline, apart,
-                ));
+                return Some(exact_path_keeping_apart(q, apart));
             }
             SatResult::Unsat if enc.fixed_writes.made_any() => return None,
             SatResult::Unsat if separations > 0 => return Some(overlapping(overlap, clobbered)),
