@@ -287,6 +287,8 @@ fn exact_path_once(q: ExactPath, apart: &mut Separations) -> Option<PathCheck> {
     // Every assertion, for the havoc check, with the step it comes from.
     let mut conditions: Vec<Bool> = Vec::new();
     let mut condition_steps: Vec<usize> = Vec::new();
+    // Whether reads past fixed writes made side conditions.
+    let mut side_conditions = false;
     let ((st, values, first_inexact, first_havoc, access_ends), accesses) =
         enc.recording_accesses(|| {
             let mut st = enc.initial();
@@ -308,6 +310,7 @@ fn exact_path_once(q: ExactPath, apart: &mut Separations) -> Option<PathCheck> {
                     condition_steps.push(i);
                 }
                 for c in enc.fixed_writes.take_side_conditions() {
+                    side_conditions = true;
                     solver.assert(&c);
                     conditions.push(c);
                     condition_steps.push(i);
@@ -364,7 +367,7 @@ fn exact_path_once(q: ExactPath, apart: &mut Separations) -> Option<PathCheck> {
                 apart.pairs.clear();
                 return Some(exact_path_keeping_apart(q, apart));
             }
-            SatResult::Unsat if enc.fixed_writes.made_any() => return None,
+            SatResult::Unsat if side_conditions => return None,
             SatResult::Unsat if separations > 0 => return Some(overlapping(overlap, clobbered)),
             // The merged formula had a model, this path alone has none: the
             // model chose branches inconsistently. Nothing can be concluded.

@@ -21,17 +21,17 @@
 use std::cell::{Cell, RefCell};
 
 use hashbrown::HashMap;
-use z3::ast::{Array, Ast, Bool, Dynamic, BV};
+use z3::ast::{Array, Bool, Dynamic, BV};
 
-use super::{base_and_offset, read_over_writes, MAX_WRITES_LOOKED_THROUGH};
+use super::{base_and_offset, read_past_writes, store_parts};
 
 /// The writes to fixed addresses at the top of a store chain: the first
 /// node below them, and the lowest and highest address they wrote.
 #[derive(Clone)]
-struct Skip {
-    below: Array,
-    lo: u64,
-    hi: u64,
+pub(super) struct Skip {
+    pub(super) below: Array,
+    pub(super) lo: u64,
+    pub(super) hi: u64,
 }
 
 /// The reads past writes to fixed addresses of one exact path check.
@@ -42,8 +42,6 @@ pub struct FixedWrites {
     memo: RefCell<HashMap<Array, Skip>>,
     /// Side conditions not yet taken by the path check.
     side: RefCell<Vec<Bool>>,
-    /// Whether the current check made any.
-    made: Cell<bool>,
 }
 
 impl FixedWrites {
@@ -52,7 +50,6 @@ impl FixedWrites {
     pub fn set_enabled(&self, on: bool) {
         self.enabled.set(on);
         self.side.borrow_mut().clear();
-        self.made.set(false);
         self.memo.borrow_mut().clear();
     }
 
@@ -65,57 +62,23 @@ impl FixedWrites {
         std::mem::take(&mut *self.side.borrow_mut())
     }
 
-    /// Whether the check since [`FixedWrites::set_enabled`] made any side
-    /// condition.
-    pub fn made_any(&self) -> bool {
-        self.made.get()
-    }
-
     /// `select(mem, a)`; for an address with a symbolic base, past the
-    /// writes to fixed addresses, with the side condition that keeps `a`
-    /// away from them.
+    /// writes to fixed addresses ([`read_past_writes`]), with the side
+    /// condition that keeps `a` away from them.
     pub fn read(&self, mem: &Array, a: &BV) -> Dynamic {
-        let (base, offset) = base_and_offset(a);
-        if base.is_none() {
-            return read_over_writes(mem, a);
-        }
-        let mut m = mem.clone();
-        let mut range: Option<(u64, u64)> = None;
-        let mut looked = 0;
-        let value = loop {
-            let Some((inner, at, value)) = store_parts(&m) else {
-                break m.select(a);
-            };
-            let (b, o) = base_and_offset(&at);
-            if b.is_none() {
-                let s = self.skip(&m);
-                range = Some(range.map_or((s.lo, s.hi), |(l, h)| (l.min(s.lo), h.max(s.hi))));
-                m = s.below;
-                continue;
-            }
-            if b != base || looked >= MAX_WRITES_LOOKED_THROUGH {
-                break m.select(a);
-            }
-            if o == offset {
-                break value;
-            }
-            looked += 1;
-            m = inner;
-        };
-        if let Some((lo, hi)) = range {
-            let side = Bool::or(&[
+        let (value, skipped) = read_past_writes(mem, a, Some(self));
+        if let Some((lo, hi)) = skipped {
+            self.side.borrow_mut().push(Bool::or(&[
                 &a.bvult(BV::from_u64(lo, 64)),
                 &a.bvugt(BV::from_u64(hi, 64)),
-            ]);
-            self.side.borrow_mut().push(side);
-            self.made.set(true);
+            ]));
         }
         value
     }
 
     /// The run of writes to fixed addresses from the store `top` down
     /// (memoised for every node of the run).
-    fn skip(&self, top: &Array) -> Skip {
+    pub(super) fn skip(&self, top: &Array) -> Skip {
         let mut memo = self.memo.borrow_mut();
         let mut run = Vec::new();
         let mut m = top.clone();
@@ -123,9 +86,8 @@ impl FixedWrites {
             if let Some(s) = memo.get(&m) {
                 break s.clone();
             }
-            match store_parts(&m) {
-                Some((inner, at, _)) if base_and_offset(&at).0.is_none() => {
-                    let (_, c) = base_and_offset(&at);
+            match store_parts(&m).map(|(inner, at, _)| (inner, base_and_offset(&at))) {
+                Some((inner, (None, c))) => {
                     run.push((m, c));
                     m = inner;
                 }
@@ -145,18 +107,6 @@ impl FixedWrites {
         }
         acc
     }
-}
-
-/// The array, address and value of a `store` term.
-fn store_parts(m: &Array) -> Option<(Array, BV, Dynamic)> {
-    if !m.is_app() || m.decl().kind() != z3::DeclKind::STORE {
-        return None;
-    }
-    Some((
-        m.nth_child(0)?.as_array()?,
-        m.nth_child(1)?.as_bv()?,
-        m.nth_child(2)?,
-    ))
 }
 
 #[cfg(test)]
@@ -184,7 +134,6 @@ mod tests {
         assert_eq!(read, v, "the write through the same base is found");
         let side = fw.take_side_conditions();
         assert_eq!(side.len(), 1);
-        assert!(fw.made_any());
         // Under the side condition the short read equals the full select.
         let full = mem.select(&p.bvadd(c(1))).as_bv().unwrap();
         let s = Solver::new();
@@ -213,6 +162,5 @@ mod tests {
         let r = fw.read(&mem, &c(0x1000)).as_bv().unwrap();
         assert_eq!(r, BV::from_u64(1, 8));
         assert!(fw.take_side_conditions().is_empty());
-        assert!(!fw.made_any());
     }
 }

@@ -113,13 +113,10 @@ impl QueryLimit {
     pub fn apply(&self, solver: &z3::Solver, budget: std::time::Duration) {
         let step = QUERY_LIMIT_STEP.as_nanos();
         let rounded = budget.as_nanos().div_ceil(step).max(1) * step;
-        let units = rlimit_units(std::time::Duration::from_nanos(
-            rounded.min(u64::MAX as u128) as u64,
-        ));
+        let rounded = std::time::Duration::from_nanos(rounded.min(u64::MAX as u128) as u64);
+        let units = rlimit_units(rounded);
         if self.units.get() != Some(units) {
-            let mut p = z3::Params::new();
-            p.set_u32("rlimit", units);
-            solver.set_params(&p);
+            solver.set_params(&query_limit(rounded));
             self.units.set(Some(units));
         }
     }
@@ -396,31 +393,55 @@ const MAX_WRITES_LOOKED_THROUGH: usize = 512;
 /// equal `a` ends the walk. The result equals `select(mem, a)` in every
 /// model; it only spares the solver the case splits.
 fn read_over_writes(mem: &Array, a: &BV) -> z3::ast::Dynamic {
-    use z3::ast::Ast;
+    read_past_writes(mem, a, None).0
+}
+
+/// [`read_over_writes`]; with `fixed` (an exact path check) and an address
+/// with a symbolic base, runs of writes to fixed addresses are skipped too,
+/// and the lowest and highest address skipped are returned: the result
+/// equals `select(mem, a)` wherever `a` lies outside them.
+fn read_past_writes(
+    mem: &Array,
+    a: &BV,
+    fixed: Option<&fixed_writes::FixedWrites>,
+) -> (z3::ast::Dynamic, Option<(u64, u64)>) {
     let mut m = mem.clone();
     let mut read_at = None;
-    for _ in 0..MAX_WRITES_LOOKED_THROUGH {
-        if !m.is_app() || m.decl().kind() != z3::DeclKind::STORE {
-            break;
-        }
-        let (Some(inner), Some(at), Some(value)) = (
-            m.nth_child(0).and_then(|c| c.as_array()),
-            m.nth_child(1).and_then(|c| c.as_bv()),
-            m.nth_child(2),
-        ) else {
-            break;
-        };
+    let mut skipped: Option<(u64, u64)> = None;
+    let mut looked = 0;
+    while let Some((inner, at, value)) = store_parts(&m) {
         let (base, offset) = read_at.get_or_insert_with(|| base_and_offset(a));
         let (b, o) = base_and_offset(&at);
-        if b != *base {
+        if let (None, Some(_), Some(fixed)) = (&b, &*base, fixed) {
+            let run = fixed.skip(&m);
+            skipped =
+                Some(skipped.map_or((run.lo, run.hi), |(l, h)| (l.min(run.lo), h.max(run.hi))));
+            m = run.below;
+            continue;
+        }
+        if b != *base || looked == MAX_WRITES_LOOKED_THROUGH {
             break;
         }
         if o == *offset {
-            return value;
+            return (value, skipped);
         }
+        looked += 1;
         m = inner;
     }
-    m.select(a)
+    (m.select(a), skipped)
+}
+
+/// The array, address and value of a `store` term.
+fn store_parts(m: &Array) -> Option<(Array, BV, z3::ast::Dynamic)> {
+    use z3::ast::Ast;
+    if !m.is_app() || m.decl().kind() != z3::DeclKind::STORE {
+        return None;
+    }
+    Some((
+        m.nth_child(0)?.as_array()?,
+        m.nth_child(1)?.as_bv()?,
+        m.nth_child(2)?,
+    ))
 }
 
 /// An address as a base term (`None`: the constant 0) plus a constant
@@ -434,8 +455,8 @@ fn base_and_offset(a: &BV) -> (Option<BV>, u64) {
     if a.is_app() && a.decl().kind() == z3::DeclKind::BADD {
         let mut base = None;
         let mut offset = 0u64;
-        for c in a.children() {
-            let Some(c) = c.as_bv() else {
+        for i in 0..a.num_children() {
+            let Some(c) = a.nth_child(i).and_then(|c| c.as_bv()) else {
                 return (Some(a.clone()), 0);
             };
             match base_and_offset(&c) {
@@ -888,8 +909,8 @@ impl<'p> Encoder<'p> {
         self.num(v, 64)
     }
 
-    /// The numeral `v` (its low `w` bits) of width `w` ≤ 64, shared: making
-    /// a numeral in Z3 costs a sort and a hash-consing lookup each time.
+    /// The numeral `v` (its low `w` bits) of width `w`, shared: making a
+    /// numeral in Z3 costs a sort and a hash-consing lookup each time.
     pub fn num(&self, v: u64, w: u32) -> BV {
         let v = v & low_bits(w);
         self.numerals
@@ -928,21 +949,11 @@ impl<'p> Encoder<'p> {
     }
 
     fn nonzero(&self, v: &BV) -> Bool {
-        let w = v.get_size();
-        let zero = if w <= 64 {
-            self.num(0, w)
-        } else {
-            BV::from_u64(0, w)
-        };
-        v.eq(zero).not()
+        v.eq(self.num(0, v.get_size())).not()
     }
 
     fn of_bool(&self, b: Bool, w: u32) -> BV {
-        if w <= 64 {
-            b.ite(&self.num(1, w), &self.num(0, w))
-        } else {
-            b.ite(&BV::from_u64(1, w), &BV::from_u64(0, w))
-        }
+        b.ite(&self.num(1, w), &self.num(0, w))
     }
 
     /// The truth of `e` (non-zero).
