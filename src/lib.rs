@@ -13,6 +13,7 @@ pub mod cpa;
 pub mod error;
 pub mod eval;
 pub mod frontend;
+pub mod hash;
 pub mod ir;
 pub mod report;
 pub mod smt;

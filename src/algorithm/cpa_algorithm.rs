@@ -4,7 +4,7 @@
 
 use std::collections::{BinaryHeap, VecDeque};
 
-use hashbrown::HashMap;
+use crate::hash::HashMap;
 
 use crate::cfa::EdgeId;
 use crate::cpa::{Cpa, Transition};
@@ -93,7 +93,7 @@ impl<S: Clone + PartialEq, P: Clone> Reached<S, P> {
     ) -> Self {
         let mut r = Reached {
             nodes: Vec::new(),
-            partitions: HashMap::new(),
+            partitions: HashMap::default(),
             waitlist: VecDeque::new(),
             heap: BinaryHeap::new(),
             queued: Vec::new(),

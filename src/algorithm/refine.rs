@@ -29,7 +29,7 @@
 
 use std::time::Duration;
 
-use hashbrown::{HashMap, HashSet};
+use crate::hash::{HashMap, HashSet};
 use z3::ast::{Ast, Bool, Dynamic};
 use z3::{DeclKind, SatResult, Solver};
 
@@ -671,7 +671,7 @@ fn predicates(
     let mut out = Vec::new();
     // An atom recurs in the preconditions of many points: its predicates
     // are derived once.
-    let mut derived: HashMap<Bool, Vec<Bool>> = HashMap::new();
+    let mut derived: HashMap<Bool, Vec<Bool>> = HashMap::default();
     for point in points.iter().skip(skip).rev() {
         if thread_cpu_time() >= stop && !out.is_empty() {
             break;
@@ -693,7 +693,7 @@ fn predicates(
         }
         let mut atoms = Vec::new();
         atoms_of(&pre, &mut atoms);
-        let mut here: HashSet<Bool> = HashSet::new();
+        let mut here: HashSet<Bool> = HashSet::default();
         for atom in atoms {
             let preds = derived.entry(atom).or_insert_with_key(start_predicates);
             for a in preds.iter() {
@@ -758,7 +758,7 @@ const MAX_LIFTED: usize = 3;
 /// comparisons around it.
 fn first_ite(t: &Dynamic) -> Option<Dynamic> {
     let mut stack = vec![t.clone()];
-    let mut seen: HashSet<Dynamic> = HashSet::new();
+    let mut seen: HashSet<Dynamic> = HashSet::default();
     let mut found = None;
     while let Some(x) = stack.pop() {
         if !x.is_app() || !seen.insert(x.clone()) {
@@ -785,7 +785,7 @@ fn speaks_of_start_only(t: &Bool) -> bool {
 
 /// The theory atoms of a Boolean formula (below and/or/not/ite/...).
 pub fn atoms_of(t: &Bool, out: &mut Vec<Bool>) {
-    let mut seen: HashSet<Bool> = HashSet::new();
+    let mut seen: HashSet<Bool> = HashSet::default();
     let mut stack = vec![t.clone()];
     while let Some(x) = stack.pop() {
         if !seen.insert(x.clone()) || !x.is_app() {

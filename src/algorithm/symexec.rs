@@ -12,7 +12,7 @@
 use std::rc::Rc;
 use std::time::Duration;
 
-use hashbrown::HashMap;
+use crate::hash::HashMap;
 use z3::ast::Bool;
 use z3::{SatResult, Solver};
 
@@ -140,7 +140,7 @@ fn round<'p>(
         loc: start,
         stack: CallStack::default(),
         sym: enc.initial(),
-        visits: Rc::new(HashMap::new()),
+        visits: Rc::new(HashMap::default()),
         path: None,
         depth: 0,
     };

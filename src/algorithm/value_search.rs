@@ -17,7 +17,7 @@
 use std::rc::Rc;
 use std::time::Duration;
 
-use hashbrown::HashMap;
+use crate::hash::HashMap;
 
 use crate::algorithm::cpa_algorithm::Step;
 use crate::algorithm::refine::{concrete_check, PathCheck};
@@ -138,15 +138,15 @@ pub fn search(
         if open.is_empty() || out_of_time() {
             break;
         }
-        let mut checks: HashMap<PropertyId, u32> = HashMap::new();
+        let mut checks: HashMap<PropertyId, u32> = HashMap::default();
         let mut prec = LoomPrecision {
             enabled: open.clone(),
             data: (),
         };
-        let mut seen: HashMap<u64, Vec<LoomState<Values>>> = HashMap::new();
+        let mut seen: HashMap<u64, Vec<LoomState<Values>>> = HashMap::default();
         let mut stack = vec![Node {
             state: cpa.initial_state(start),
-            visits: Rc::new(HashMap::new()),
+            visits: Rc::new(HashMap::default()),
             path: None,
         }];
         let mut states = 0usize;

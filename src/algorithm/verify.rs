@@ -13,7 +13,7 @@
 use std::collections::BTreeSet;
 use std::time::Duration;
 
-use hashbrown::HashMap;
+use crate::hash::HashMap;
 use serde::Serialize;
 
 use crate::algorithm::loom_analysis::{LoomAnalysis, Work};

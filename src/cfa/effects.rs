@@ -12,7 +12,7 @@
 //! body that gets an argument or whose target is unknown. Locals of the cut
 //! call are its own activation's and invisible to the caller.
 
-use hashbrown::HashSet;
+use crate::hash::HashSet;
 
 use super::{EdgeId, EdgeOp, Program};
 use crate::ir::{Expr, ExprKind, FuncId, FunctionKind, Scope, VarId};
@@ -42,11 +42,11 @@ pub fn edges_by_function(p: &Program) -> Vec<Vec<EdgeId>> {
 
 /// The effects of a call of `f`; `edges` is [`edges_by_function`].
 pub fn call_effects(p: &Program, edges: &[Vec<EdgeId>], f: FuncId) -> CallEffects {
-    let mut seen = HashSet::new();
+    let mut seen = HashSet::default();
     let mut work = vec![f];
-    let mut globals = HashSet::new();
-    let mut labels = HashSet::new();
-    let mut callees = HashSet::new();
+    let mut globals = HashSet::default();
+    let mut labels = HashSet::default();
+    let mut callees = HashSet::default();
     callees.insert(p.func(f).name.clone());
     let mut writes_memory = false;
     seen.insert(f);

@@ -33,7 +33,7 @@
 use std::cell::RefCell;
 use std::rc::Rc;
 
-use hashbrown::HashMap;
+use crate::hash::HashMap;
 
 use super::callstack::{CallStack, CallstackCpa};
 use super::composite::{control_transitions, location_priority, MergePolicy};
@@ -152,7 +152,7 @@ impl<'p, D: Cpa> LoomCpa<'p, D> {
         data: D,
         merge_policy: MergePolicy,
     ) -> Self {
-        let mut label_props: HashMap<LocId, PropertySet> = HashMap::new();
+        let mut label_props: HashMap<LocId, PropertySet> = HashMap::default();
         for p in &properties {
             if let LoomGoal::Label(l) = &p.goal {
                 for (i, loc) in program.locations.iter().enumerate() {
@@ -229,7 +229,7 @@ impl<'p, D: Cpa> LoomCpa<'p, D> {
             info,
             label_props,
             init_ops: Rc::new(init_ops),
-            moves: RefCell::new(HashMap::new()),
+            moves: RefCell::new(HashMap::default()),
             transitions_taken: RefCell::new(vec![0; max_id]),
             merge_policy,
             rpo,

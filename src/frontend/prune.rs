@@ -24,7 +24,7 @@
 //! Dropped text is replaced by its newlines and `#line` directives, so line
 //! numbers, directives and the columns of kept text stay as they were.
 
-use hashbrown::HashMap;
+use crate::hash::HashMap;
 
 /// The result of [`prune`]: the text to parse and what was left out.
 pub struct Pruned {
@@ -90,7 +90,7 @@ fn prune_with(text: &str, roots: &[&str], keep_address_takers: bool) -> Option<P
     }
 
     // Which items define each name.
-    let mut defined_by: HashMap<u32, Vec<u32>> = HashMap::new();
+    let mut defined_by: HashMap<u32, Vec<u32>> = HashMap::default();
     let mut keep = vec![false; items.len()];
     let mut work: Vec<u32> = Vec::new();
     let mut defs = Vec::new();

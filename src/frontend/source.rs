@@ -1,8 +1,8 @@
 //! Source text preparation: comment removal and the map from byte offsets to
 //! original positions given by `#line N "file"` / `# N "file"` directives.
 
+use crate::hash::HashMap;
 use crate::ir::SrcPos;
-use hashbrown::HashMap;
 
 /// The identifier that stands for the omitted middle operand of GNU's `a ?: b`.
 pub const ELVIS: &str = "__mpv_elvis";

@@ -1,6 +1,6 @@
 //! C types, interned in a [`TypeTable`] (LP64 data model: `long` and pointers are 64 bits).
 
-use hashbrown::HashMap;
+use crate::hash::HashMap;
 use serde::Serialize;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize)]

@@ -20,7 +20,7 @@
 
 use std::cell::{Cell, RefCell};
 
-use hashbrown::HashMap;
+use crate::hash::HashMap;
 use z3::ast::{Array, Bool, Dynamic, BV};
 
 use super::{base_and_offset, read_past_writes, store_parts};

@@ -19,7 +19,7 @@
 use std::sync::{Mutex, OnceLock};
 use std::time::Duration;
 
-use hashbrown::HashMap;
+use crate::hash::HashMap;
 
 /// What the watcher needs of one thread with an armed deadline.
 #[derive(Clone, Copy)]
@@ -94,7 +94,7 @@ pub struct Armed {
 impl Drop for Armed {
     fn drop(&mut self) {
         let mut armed = ARMED.lock().unwrap_or_else(|e| e.into_inner());
-        let map = armed.get_or_insert_with(HashMap::new);
+        let map = armed.get_or_insert_with(HashMap::default);
         match self.previous {
             Some(d) => {
                 if let Some(w) = map.get_mut(&this_thread()) {
@@ -140,7 +140,7 @@ pub fn arm(deadline: Duration) -> Armed {
         return Armed { previous: None };
     }
     let mut armed = ARMED.lock().unwrap_or_else(|e| e.into_inner());
-    let map = armed.get_or_insert_with(HashMap::new);
+    let map = armed.get_or_insert_with(HashMap::default);
     let me = this_thread();
     let previous = map.get(&me).map(|w| w.deadline);
     let deadline = previous.map_or(deadline, |d| d.min(deadline));

@@ -60,7 +60,7 @@
 //! - division by zero and signed overflow follow Z3's total bit-vector
 //!   semantics (wrap-around), as compiled code behaves in practice.
 
-use hashbrown::HashMap;
+use crate::hash::HashMap;
 use z3::ast::{Array, Bool, BV};
 use z3::Sort;
 
@@ -210,7 +210,7 @@ pub struct Encoder<'p> {
     /// Functions a specification automaton models (LDV's rule models
     /// change only the model's state): their calls may keep the module's
     /// memory under LDV's assumptions whatever their name suggests.
-    pub modelled_functions: std::cell::RefCell<hashbrown::HashSet<String>>,
+    pub modelled_functions: std::cell::RefCell<crate::hash::HashSet<String>>,
     /// While an error path is checked under LDV's assumptions
     /// ([`Encoder::under_ldv_assumptions`]): how often each was made.
     ldv: std::cell::RefCell<Option<std::collections::BTreeMap<LdvAssumption, u32>>>,
@@ -298,7 +298,7 @@ pub fn inconsistent_accesses(
     }
     /// The `bytes` of an owner that is a zeroed span.
     const ZEROED: u32 = u32::MAX - 1;
-    let mut owner: HashMap<u64, Owner> = HashMap::new();
+    let mut owner: HashMap<u64, Owner> = HashMap::default();
     for (i, a) in accesses.iter().enumerate() {
         let Some(at) = model.eval(&a.address, true).and_then(|v| v.as_u64()) else {
             found.push((i, None));
@@ -792,7 +792,7 @@ impl<'p> Encoder<'p> {
             })
             .collect();
         SymState {
-            regs: HashMap::new(),
+            regs: HashMap::default(),
             mem,
             exact: true,
             sound: true,

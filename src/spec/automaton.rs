@@ -9,7 +9,7 @@
 //! The LOOM-facing side ([`SpecAutomaton::bind`], `step`) is in
 //! [`super::bound`].
 
-use hashbrown::{HashMap, HashSet};
+use crate::hash::{HashMap, HashSet};
 
 use super::coverage::covers_true;
 use super::dsl::{self, ArgsPat, CType, CaseCond, Ex, KeyKind, LhsPat, PatKind, Pattern, Pos};
@@ -212,7 +212,7 @@ fn err(file: &str, pos: Pos, message: impl Into<String>) -> Error {
 
 /// Pattern variables a pattern binds.
 fn bound_vars(p: &Pattern) -> HashSet<u32> {
-    let mut s = HashSet::new();
+    let mut s = HashSet::default();
     if let PatKind::Call { lhs, args, .. } = &p.kind {
         if let LhsPat::Bind(n) = lhs {
             s.insert(*n);
@@ -308,8 +308,8 @@ pub fn compile(file: &str, f: &dsl::File, opts: CompileOptions) -> Result<SpecAu
     }
     let mut names = Names {
         file,
-        vars: HashMap::new(),
-        sets: HashMap::new(),
+        vars: HashMap::default(),
+        sets: HashMap::default(),
     };
     for (i, v) in f.vars.iter().enumerate() {
         if names.vars.insert(&v.name, i).is_some() {
@@ -331,7 +331,7 @@ pub fn compile(file: &str, f: &dsl::File, opts: CompileOptions) -> Result<SpecAu
     }
     // States: declared states, then error states, then the stop sink.
     let mut states: Vec<State> = Vec::new();
-    let mut index: HashMap<String, StateIdx> = HashMap::new();
+    let mut index: HashMap<String, StateIdx> = HashMap::default();
     for s in &f.states {
         if index
             .insert(s.name.clone(), states.len() as StateIdx)

@@ -27,7 +27,7 @@
 //! different text are different elements (aliasing is not seen), exactly as
 //! with CPAchecker's `set<string>`.
 
-use hashbrown::HashMap;
+use crate::hash::HashMap;
 
 use super::automaton::{SExpr, SLValue, SpecAutomaton, StateIdx, StateKind};
 use super::dsl::{ArgsPat, CType, KeyKind, LhsPat, PatKind, Pattern};
@@ -326,7 +326,7 @@ impl SpecAutomaton {
     /// produce) and returns the bound automaton; its `init` holds the
     /// initialising assignments. One linear pass over the call edges.
     pub fn bind(&self, program: &mut Program) -> BoundAutomaton {
-        let mut ints = HashMap::new();
+        let mut ints = HashMap::default();
         for k in INT_KINDS {
             ints.insert(k, program.types.int(k));
         }
@@ -336,7 +336,7 @@ impl SpecAutomaton {
                 collect_casts(e, &mut casts_needed);
             }
         }
-        let mut casts = HashMap::new();
+        let mut casts = HashMap::default();
         for c in casts_needed {
             if !casts.contains_key(&c) {
                 let id = resolve_type(program, &c);
@@ -356,7 +356,7 @@ impl SpecAutomaton {
         }
         // Index of blocks per state and event.
         let mut index = vec![StateIndex::default(); self.states.len()];
-        let mut by_call: HashMap<&str, Vec<usize>> = HashMap::new();
+        let mut by_call: HashMap<&str, Vec<usize>> = HashMap::default();
         for (bi, b) in self.blocks.iter().enumerate() {
             let ix = &mut index[b.from as usize];
             for p in &b.patterns {
@@ -405,7 +405,7 @@ impl SpecAutomaton {
                 u
             })
             .collect();
-        let mut set_elems: Vec<HashMap<String, VarId>> = vec![HashMap::new(); self.sets.len()];
+        let mut set_elems: Vec<HashMap<String, VarId>> = vec![HashMap::default(); self.sets.len()];
         let mut set_order: Vec<Vec<VarId>> = vec![Vec::new(); self.sets.len()];
         let int = ints[&IntKind::Int];
         if !self.sets.is_empty() {

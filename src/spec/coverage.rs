@@ -6,7 +6,7 @@
 //! atom, and the disjunction of the cases must hold under every assignment
 //! of the atoms. A `true` answer is a proof; `false` means "not shown".
 
-use hashbrown::HashMap;
+use crate::hash::HashMap;
 
 use super::automaton::SExpr;
 use crate::ir::{BinaryOp, UnaryOp};
@@ -25,7 +25,7 @@ enum Prop {
 
 /// Whether `c1 || c2 || ...` is propositionally valid.
 pub fn covers_true(conds: &[SExpr]) -> bool {
-    let mut atoms: HashMap<SExpr, usize> = HashMap::new();
+    let mut atoms: HashMap<SExpr, usize> = HashMap::default();
     let props: Vec<Prop> = conds.iter().map(|c| to_prop(c, &mut atoms)).collect();
     if atoms.len() > MAX_ATOMS {
         return false;

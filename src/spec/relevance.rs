@@ -4,7 +4,7 @@
 //! labelled `L`; for `call:f`, a call edge of `f`. Irrelevant properties hold
 //! trivially: nothing in the program can drive their automaton anywhere.
 
-use hashbrown::HashMap;
+use crate::hash::HashMap;
 
 use super::automaton::SpecAutomaton;
 use super::bound::matches_edge;
@@ -23,7 +23,7 @@ use crate::cfa::{EdgeOp, Program};
 /// the automaton can never be there, whatever the data.
 pub fn automaton_relevance(program: &Program, a: &SpecAutomaton) -> PropertySet {
     let tprops = a.transition_properties();
-    let mut by_name: HashMap<&str, Vec<usize>> = HashMap::new();
+    let mut by_name: HashMap<&str, Vec<usize>> = HashMap::default();
     let mut labels: Vec<usize> = Vec::new();
     for (bi, b) in a.blocks.iter().enumerate() {
         for p in &b.patterns {

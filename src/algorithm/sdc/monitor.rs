@@ -13,7 +13,7 @@ use std::collections::BTreeSet;
 use std::hash::Hash;
 use std::time::Duration;
 
-use hashbrown::HashMap;
+use crate::hash::HashMap;
 
 /// CPU time consumed by this process so far (user + system).
 pub fn process_cpu_time() -> Duration {
@@ -100,7 +100,7 @@ impl<P: Copy + Eq + Hash> Monitor<P> {
             started: clock.now(),
             refinements: 0,
             transitions: 0,
-            per_property: HashMap::new(),
+            per_property: HashMap::default(),
         }
     }
 

@@ -11,7 +11,7 @@ use std::cell::Cell;
 use std::rc::Rc;
 use std::time::Duration;
 
-use hashbrown::{HashMap, HashSet};
+use crate::hash::{HashMap, HashSet};
 use z3::ast::{Ast, Bool, Dynamic};
 use z3::{SatResult, Solver};
 
@@ -172,7 +172,7 @@ impl Predicates {
 
 /// The names of the uninterpreted constants in `t`.
 pub fn symbols_of(t: &Dynamic) -> Vec<String> {
-    let mut seen: HashSet<Dynamic> = HashSet::new();
+    let mut seen: HashSet<Dynamic> = HashSet::default();
     let mut out = Vec::new();
     let mut stack = vec![t.clone()];
     while let Some(x) = stack.pop() {
@@ -226,7 +226,7 @@ fn independent_groups(conjuncts: &[Bool], preds: &[(u32, Bool)]) -> Vec<usize> {
         }
         i
     }
-    let mut owner: HashMap<Dynamic, usize> = HashMap::new();
+    let mut owner: HashMap<Dynamic, usize> = HashMap::default();
     for (i, item) in items.iter().enumerate() {
         let mut stack = vec![item.clone()];
         while let Some(x) = stack.pop() {
@@ -357,8 +357,8 @@ impl Abstractor {
         Abstractor {
             solver: Solver::new(),
             limit: crate::smt::QueryLimit::default(),
-            cache: HashMap::new(),
-            entail_cache: HashMap::new(),
+            cache: HashMap::default(),
+            entail_cache: HashMap::default(),
             stats: Cell::new(AbstractionStats::default()),
             deadline,
             abstraction_deadline: Cell::new(None),

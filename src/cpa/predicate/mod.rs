@@ -182,7 +182,7 @@ impl<'p> PredicateCpa<'p> {
     fn abstract_state(&self, s: &PredState, end: BlockEnd, preds: &Predicates) -> Option<Region> {
         let formula = Bool::and(&[&s.abs.formula, &s.guard]);
         // Substitution: canonical symbol -> value at the block end.
-        let mut changed: hashbrown::HashSet<String> = hashbrown::HashSet::new();
+        let mut changed: crate::hash::HashSet<String> = crate::hash::HashSet::default();
         let mut subst: Vec<(Dynamic, Dynamic)> = Vec::new();
         for (v, t) in &s.sym.regs {
             let c = Encoder::register_symbol(*v, t.get_size());
@@ -202,7 +202,7 @@ impl<'p> PredicateCpa<'p> {
             changed.insert(c.decl().name());
             subst.push((Dynamic::from_ast(&c), Dynamic::from_ast(t)));
         }
-        let constrained: hashbrown::HashSet<String> = if s.guard.as_bool() == Some(true) {
+        let constrained: crate::hash::HashSet<String> = if s.guard.as_bool() == Some(true) {
             Default::default()
         } else {
             abstraction::symbols_of(&Dynamic::from_ast(&s.guard))

@@ -5,7 +5,7 @@
 
 use std::rc::Rc;
 
-use hashbrown::HashMap;
+use crate::hash::HashMap;
 use z3::ast::{Bool, BV};
 
 use crate::algorithm::cpa_algorithm::Step;
@@ -138,7 +138,7 @@ pub enum Conditions<'a> {
     /// exact paths, and an unsat core names the conditions that matter.
     Tracked,
     /// Only the conditions of these step nodes.
-    Only(&'a hashbrown::HashSet<Key>),
+    Only(&'a crate::hash::HashSet<Key>),
 }
 
 /// Re-executes the DAG ending in `end`, from the program start or, with
@@ -155,9 +155,9 @@ pub fn execute(
     let from = from.map(key);
     // Post-order of the sub-DAG, and how many consumers each node has there.
     let mut order: Vec<Trace> = Vec::new();
-    let mut consumers: HashMap<Key, u32> = HashMap::new();
+    let mut consumers: HashMap<Key, u32> = HashMap::default();
     let mut stack: Vec<(Trace, bool)> = vec![(end.clone(), false)];
-    let mut visited: hashbrown::HashSet<Key> = hashbrown::HashSet::new();
+    let mut visited: crate::hash::HashSet<Key> = crate::hash::HashSet::default();
     while let Some((t, expanded)) = stack.pop() {
         if expanded {
             order.push(t);
@@ -175,9 +175,9 @@ pub fn execute(
             stack.push((pred.clone(), false));
         }
     }
-    let mut states: HashMap<Key, SymState> = HashMap::new();
-    let mut guards: HashMap<Key, Bool> = HashMap::new();
-    let mut values: HashMap<Key, BV> = HashMap::new();
+    let mut states: HashMap<Key, SymState> = HashMap::default();
+    let mut guards: HashMap<Key, Bool> = HashMap::default();
+    let mut values: HashMap<Key, BV> = HashMap::default();
     let mut tracks: Vec<(Key, Bool)> = Vec::new();
     let mut take = |states: &mut HashMap<Key, SymState>, k: Key| -> SymState {
         let c = consumers.get_mut(&k).expect("consumer counted");

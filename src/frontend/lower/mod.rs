@@ -11,7 +11,7 @@ mod init;
 mod stmt;
 mod types;
 
-use hashbrown::HashMap;
+use crate::hash::HashMap;
 use lang_c::ast::*;
 use lang_c::span::{Node, Span};
 
@@ -91,10 +91,10 @@ pub(super) fn lower(
         map,
         options,
         declared_only,
-        scopes: vec![HashMap::new()],
-        tags: vec![HashMap::new()],
+        scopes: vec![HashMap::default()],
+        tags: vec![HashMap::default()],
         deferred_inits: Vec::new(),
-        deferred_index: HashMap::new(),
+        deferred_index: HashMap::default(),
         pointer_calls: Vec::new(),
         cur: None,
         f: FnState::default(),
@@ -169,8 +169,8 @@ impl<'a> Lowerer<'a> {
     }
 
     fn push_scope(&mut self) {
-        self.scopes.push(HashMap::new());
-        self.tags.push(HashMap::new());
+        self.scopes.push(HashMap::default());
+        self.tags.push(HashMap::default());
     }
 
     fn pop_scope(&mut self) {

@@ -1,7 +1,7 @@
 //! Statements: structured control flow, `switch` with fall-through, `goto`,
 //! `return`, inline assembly.
 
-use hashbrown::HashMap;
+use crate::hash::HashMap;
 use lang_c::ast::*;
 use lang_c::span::Node;
 
@@ -225,7 +225,7 @@ impl<'a> Lowerer<'a> {
         let mut labels = Vec::new();
         collect_cases(&sw.node.statement, &mut labels);
         let exit = self.new_loc(pos);
-        let mut map = HashMap::new();
+        let mut map = HashMap::default();
         let mut default = None;
         let mut rest = self.here(pos);
         let int = self.int_ty();
