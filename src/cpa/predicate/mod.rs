@@ -14,8 +14,9 @@
 //! Merge joins two states of the same block at the same location (the path
 //! formulas become a disjunction, the values `ite` terms); abstraction
 //! states are never merged. Stop: an abstraction state is covered by one
-//! of the same location and call stack whose region it entails; a state
-//! inside a block is covered by the state it was merged into.
+//! of the same location and call stack whose region it entails, the
+//! predicates taken as Boolean variables ([`abstraction::Abstractor::entails`]);
+//! a state inside a block is covered by the state it was merged into.
 //!
 //! Soundness bookkeeping: every step that is not an over-approximation
 //! ([`SymState::sound`] cleared) is remembered in [`PredicateCpa::unsound`];
