@@ -10,12 +10,21 @@
 //! (runs on a shared 2-core VM varied by up to a fifth); repeated passes
 //! report each figure and their median.
 //!
+//!     MPV_BENCH_PARSER=1 cargo bench --bench frontend   # and lang-c alone
+//!
+//! With `MPV_BENCH_PARSER`, each pass is followed by one of lang-c alone
+//! over the same files (comments stripped as mpv does, the syntax tree
+//! dropped, no pruning or lowering): the ceiling of parse+CFA, measured
+//! under the same host conditions.
+//!
 //! The corpus is found through `$MPV_BENCH_DIR`, else unpacked with
 //! `../shared/benchmarks/unpack.sh`.
 
 use std::path::PathBuf;
 use std::time::{Duration, Instant};
 
+use mpv::algorithm::sdc::thread_cpu_time;
+use mpv::frontend::source::strip_comments;
 use mpv::frontend::{parse_file_timed, FrontendOptions};
 use rayon::prelude::*;
 
@@ -82,6 +91,31 @@ fn measure(all: &[PathBuf], opts: &FrontendOptions) -> (Vec<Row>, Duration) {
     (results, wall.elapsed())
 }
 
+/// One pass of lang-c alone over `all`: bytes of the files it parsed and
+/// the CPU seconds it took (comment stripping and dropping the tree
+/// included, as in [`measure`]).
+fn measure_parser(all: &[PathBuf]) -> (u64, f64) {
+    all.par_iter()
+        .map(|p| {
+            let Ok(bytes) = std::fs::read(p) else {
+                return (0, 0.0);
+            };
+            let text = String::from_utf8_lossy(&bytes);
+            let t0 = thread_cpu_time();
+            let clean = strip_comments(&text);
+            let config = lang_c::driver::Config::with_gcc();
+            let parsed = std::panic::catch_unwind(|| {
+                lang_c::driver::parse_preprocessed(&config, clean).is_ok()
+            });
+            let cpu = (thread_cpu_time() - t0).as_secs_f64();
+            match parsed {
+                Ok(true) => (bytes.len() as u64, cpu),
+                _ => (0, 0.0),
+            }
+        })
+        .reduce(|| (0, 0.0), |a, b| (a.0 + b.0, a.1 + b.1))
+}
+
 fn main() {
     let dir = common::corpus_dir();
     let mut all = tasks(&dir);
@@ -100,7 +134,9 @@ fn main() {
         .map(|n| n.parse().expect("MPV_BENCH_REPEAT is a number"))
         .unwrap_or(1)
         .max(1);
+    let parser_alone = std::env::var_os("MPV_BENCH_PARSER").is_some();
     let mut passes = Vec::new();
+    let mut parser_passes = Vec::new();
     let (results, wall) = loop {
         let (results, wall) = measure(&all, &opts);
         let (bytes, cpu) = results
@@ -111,6 +147,15 @@ fn main() {
         passes.push(rate);
         if repeat > 1 {
             println!("pass {}:       {rate:.2} MB/s per core", passes.len());
+        }
+        if parser_alone {
+            let (bytes, cpu) = measure_parser(&all);
+            let rate = bytes as f64 / 1e6 / cpu.max(1e-9);
+            println!(
+                "pass {}:       lang-c alone {rate:.2} MB/s per core ({cpu:.1} s)",
+                passes.len()
+            );
+            parser_passes.push(rate);
         }
         if passes.len() == repeat {
             break (results, wall);
@@ -164,6 +209,14 @@ fn main() {
             passes[repeat / 2],
             passes[0],
             passes[repeat - 1]
+        );
+    }
+    if !parser_passes.is_empty() {
+        parser_passes.sort_by(f64::total_cmp);
+        println!(
+            "lang-c alone: {:.2} MB/s per core (median of {} passes; comment stripping, parsing, dropping the tree)",
+            parser_passes[parser_passes.len() / 2],
+            parser_passes.len()
         );
     }
     let mut largest: Vec<_> = ok.iter().collect();

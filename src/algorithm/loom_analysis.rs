@@ -6,7 +6,7 @@
 //!    the LOOM composite with the explicit-value analysis explores the state
 //!    space continuing after targets. If it reaches its fixed point, every
 //!    enabled property whose error state it never reached is proved
-//!    ([`RunReport::proven`]); reached ones stay open. For error labels, a
+//!    ([`RunReport::proven`](crate::algorithm::sdc::RunReport::proven)); reached ones stay open. For error labels, a
 //!    search under explicit values without merging ([`value_search`], a
 //!    tenth of the remaining budget, once per property) proposes concrete
 //!    error paths; one that the exact re-execution confirms is a

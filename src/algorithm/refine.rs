@@ -198,7 +198,7 @@ pub fn concrete_check(
 /// memory accesses never overlap with different addresses or widths (where
 /// memory as one array per width could differ from real memory), and, if
 /// the path went through havoc symbols, its feasibility does not depend on
-/// them ([`independent_of_havoc`]).
+/// them (`independent_of_havoc`).
 pub fn exact_path(
     enc: &Encoder,
     p: &Program,

@@ -14,10 +14,11 @@
 //! predicate abstraction would reach only after one refinement per
 //! iteration.
 
+use std::hash::BuildHasher;
 use std::rc::Rc;
 use std::time::Duration;
 
-use crate::hash::HashMap;
+use crate::hash::{FixedState, HashMap};
 
 use crate::algorithm::cpa_algorithm::Step;
 use crate::algorithm::refine::{concrete_check, PathCheck};
@@ -143,7 +144,9 @@ pub fn search(
             enabled: open.clone(),
             data: (),
         };
-        let mut seen: HashMap<u64, Vec<LoomState<Values>>> = HashMap::default();
+        // States seen, by control state and values (equal states have
+        // equal keys; a key's states are compared in full).
+        let mut seen: HashMap<(u64, u64), Vec<LoomState<Values>>> = HashMap::default();
         let mut stack = vec![Node {
             state: cpa.initial_state(start),
             visits: Rc::new(HashMap::default()),
@@ -228,7 +231,10 @@ pub fn search(
                         }
                         Rc::make_mut(&mut visits).insert(succ.loc, n);
                     }
-                    let key = cpa.partition_key(&succ);
+                    let key = (
+                        cpa.partition_key(&succ),
+                        FixedState::default().hash_one(&succ.data),
+                    );
                     let same = seen.entry(key).or_default();
                     if same.contains(&succ) {
                         continue;

@@ -25,7 +25,7 @@ use crate::cfa::{EdgeOp, LocId, Program};
 use crate::ir::{BinaryOp, Expr, ExprKind, FuncId, FunctionKind, Scope, Type, UnaryOp, VarId};
 
 /// Known values of tracked variables (absent = unknown).
-#[derive(Clone, Debug, PartialEq, Default)]
+#[derive(Clone, Debug, PartialEq, Eq, Hash, Default)]
 pub struct Values(Rc<BTreeMap<VarId, i128>>);
 
 impl Values {
