@@ -1,7 +1,7 @@
 //! Hash maps and sets with a fixed seed.
 //!
 //! The analysis iterates over some of its maps (atoms of a precondition,
-//! predicates derived from them, pending work), and the order decides which
+//! predicates derived from them), and the order decides which
 //! predicates and abstract paths come first. With a random seed per map, as
 //! `hashbrown`'s default hasher has, two runs on the same input could
 //! analyse differently; with a fixed seed they differ only where a CPU-time

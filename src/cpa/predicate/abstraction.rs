@@ -302,13 +302,7 @@ impl Region {
     fn entails_propositionally(&self, other: &Region) -> Option<bool> {
         let mut budget = ENTAILMENT_SPLITS;
         for c in &self.cubes {
-            let restricted: Vec<Vec<Lit>> = other
-                .cubes
-                .iter()
-                .filter(|d| d.iter().all(|&(i, pos)| !c.contains(&(i, !pos))))
-                .map(|d| d.iter().filter(|l| !c.contains(l)).copied().collect())
-                .collect();
-            if !covers_all(&restricted, &mut budget)? {
+            if !covers_all(&restricted(&other.cubes, c), &mut budget)? {
                 return Some(false);
             }
         }
@@ -341,16 +335,21 @@ fn covers_all(cubes: &[Vec<Lit>], budget: &mut usize) -> Option<bool> {
     }
     *budget -= 1;
     for value in [true, false] {
-        let branch: Vec<Vec<Lit>> = cubes
-            .iter()
-            .filter(|d| !d.contains(&(var, !value)))
-            .map(|d| d.iter().filter(|&&(i, _)| i != var).copied().collect())
-            .collect();
-        if !covers_all(&branch, budget)? {
+        if !covers_all(&restricted(cubes, &[(var, value)]), budget)? {
             return Some(false);
         }
     }
     Some(true)
+}
+
+/// The cubes consistent with the literals `given`, without those literals:
+/// the disjunction under the partial assignment `given`.
+fn restricted(cubes: &[Vec<Lit>], given: &[Lit]) -> Vec<Vec<Lit>> {
+    cubes
+        .iter()
+        .filter(|d| d.iter().all(|&(i, pos)| !given.contains(&(i, !pos))))
+        .map(|d| d.iter().filter(|l| !given.contains(l)).copied().collect())
+        .collect()
 }
 
 /// Counters of the abstraction engine.
