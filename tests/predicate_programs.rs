@@ -104,6 +104,35 @@ fn bit_fields_share_their_storage_unit() {
 }
 
 #[test]
+fn kernel_atomic_operations_in_inline_assembly_are_exact() {
+    // `lock; incl`, `lock; xaddl`, `lock; subl; sete` and a compiler
+    // barrier: the counter is 5 before the subtraction.
+    let r = cegar("atomic_asm_false.c");
+    assert_eq!(r.verdict, Verdict::False, "{:?}", r.reason);
+    let cex = r.counterexample.expect("a counterexample");
+    assert!(cex.assumptions.is_empty(), "{:?}", cex.assumptions);
+    let r = cegar("atomic_asm_true.c");
+    assert_eq!(r.verdict, Verdict::True, "{:?}", r.reason);
+    // `bts`, `btr` and `bts; sbb` on a bit string past its first word.
+    let r = cegar("bitops_asm_false.c");
+    assert_eq!(r.verdict, Verdict::False, "{:?}", r.reason);
+    let cex = r.counterexample.expect("a counterexample");
+    assert!(cex.assumptions.is_empty(), "{:?}", cex.assumptions);
+    let r = cegar("bitops_asm_true.c");
+    assert_eq!(r.verdict, Verdict::True, "{:?}", r.reason);
+}
+
+#[test]
+fn bytes_copied_from_user_memory_are_any_bytes_once_the_copy_succeeds() {
+    let r = cegar("user_copy_false.c");
+    assert_eq!(r.verdict, Verdict::False, "{:?}", r.reason);
+    let cex = r.counterexample.expect("a counterexample");
+    assert!(cex.assumptions.is_empty(), "{:?}", cex.assumptions);
+    let r = cegar("user_copy_failed_unknown.c");
+    assert_eq!(r.verdict, Verdict::Unknown, "{:?}", r.reason);
+}
+
+#[test]
 fn error_paths_through_unmodelled_kernel_functions_name_the_assumption() {
     let r = cegar("extern_keeps_memory_false.c");
     assert_eq!(r.verdict, Verdict::False, "{:?}", r.reason);

@@ -158,7 +158,38 @@ pub fn concrete_check(
         property,
         deadline,
     };
-    let first = exact_path_keeping_apart(q, &mut apart);
+    let result = exact_or_under_ldv_assumptions(q, &mut apart);
+    if matches!(
+        result,
+        PathCheck::Imprecise(_) | PathCheck::LdvInfeasible(_)
+    ) && copies_from_user(p, steps)
+    {
+        // The path may need bytes a copy from user memory wrote: any
+        // bytes are possible there, so a path feasible with some is real.
+        let with_input = enc.with_user_input(|| exact_or_under_ldv_assumptions(q, &mut apart));
+        if matches!(with_input, PathCheck::Feasible(_)) {
+            return with_input;
+        }
+    }
+    result
+}
+
+/// Whether a step calls `copy_from_user` (or one of its `_` variants).
+fn copies_from_user(p: &Program, steps: &[Transition]) -> bool {
+    steps.iter().any(|t| match t {
+        Transition::Edge { edge, .. } => matches!(
+            &edge.op,
+            crate::cfa::EdgeOp::Call { callee, .. } if p.func(*callee).name.trim_start_matches('_') == "copy_from_user"
+        ),
+        _ => false,
+    })
+}
+
+/// [`exact_path_keeping_apart`], and again under LDV's assumptions if the
+/// path needs an over-approximated step.
+fn exact_or_under_ldv_assumptions(q: ExactPath<'_, '_>, apart: &mut Separations) -> PathCheck {
+    let enc = q.enc;
+    let first = exact_path_keeping_apart(q, apart);
     if crate::algorithm::cegar::tracing() {
         if let PathCheck::Imprecise(why) = &first {
             eprintln!("exact path imprecise: {why:?}");
@@ -169,7 +200,7 @@ pub fn concrete_check(
             // Under LDV's assumptions (kernel functions without a model leave
             // the module's memory alone, ...) the path may be exact.
             let (second, assumptions) =
-                enc.under_ldv_assumptions(|| exact_path_keeping_apart(q, &mut apart));
+                enc.under_ldv_assumptions(|| exact_path_keeping_apart(q, apart));
             match second {
                 PathCheck::Feasible(mut cex) => {
                     cex.assumptions = assumptions;

@@ -11,7 +11,11 @@
 //! - floating-point arithmetic is not interpreted: its results are
 //!   `Expr::Nondet`, comparisons with floats included;
 //! - `va_arg` and `__builtin_va_*` give `Expr::Nondet` / `Havoc`;
-//! - inline assembly havocs its output operands;
+//! - inline assembly havocs its output operands, except the x86 templates of
+//!   the kernel's atomic and bit operations (`lock; incl %0`,
+//!   `subl %2,%0; sete %1`, `xaddl`, `bts %2,%1; sbb %0,%0`, ...), which
+//!   become exact assignments to their operands, and compiler barriers
+//!   (empty templates without outputs), which do nothing (`lower/asm.rs`);
 //! - globals are zero-initialised in the start function; aggregates with more
 //!   than 256 scalar leaves get only their explicit
 //!   initialisers, the rest is left to the analysis (documented imprecision).

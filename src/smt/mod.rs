@@ -52,7 +52,13 @@
 //!   an object of a constant size up to [`MAX_ZERO_FILL`] bytes in every
 //!   array, and otherwise forbids reads of its bytes before they are
 //!   written (a clobber); other zeroing ones (`kcalloc`, `calloc`) and the
-//!   analysis itself make the path inexact;
+//!   analysis itself make the path inexact; the bytes a kernel copy writes
+//!   (`memcpy`, `copy_from_user`, ...) are a clobber too, except on the
+//!   re-check of an error path with user input
+//!   ([`Encoder::with_user_input`]): there `copy_from_user` of a constant
+//!   size up to [`MAX_ZERO_FILL`] bytes succeeds (returns 0) and writes
+//!   fresh bytes, which the user can send, so a path feasible with them is
+//!   real;
 //! - a new activation of a function gets fresh values for its register
 //!   locals; address-taken locals live at one fixed address per variable,
 //!   so an uninitialised one reads what a previous activation left there
@@ -231,6 +237,9 @@ pub struct Encoder<'p> {
     pub fixed_writes: fixed_writes::FixedWrites,
     /// Numerals made so far, by value and width ([`Encoder::num`]).
     numerals: std::cell::RefCell<HashMap<(u64, u32), BV>>,
+    /// While an error path is checked with user input
+    /// ([`Encoder::with_user_input`]).
+    user_input: std::cell::Cell<bool>,
 }
 
 #[derive(Default)]
@@ -251,9 +260,22 @@ pub struct MemoryAccess {
     /// `sprintf`, ...) over this many bytes from `address` (64 bits; its
     /// value under the model counts, `bytes` does not).
     pub clobber: Option<BV>,
-    /// The clobbered bytes are zero, in every array (a small zeroed
-    /// allocation, [`Encoder::zero_fill`]): reads inside them are exact.
-    pub zeroed: bool,
+    /// What a span (`clobber`) holds.
+    pub contents: SpanContents,
+}
+
+/// The bytes a span write ([`MemoryAccess::clobber`]) leaves.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum SpanContents {
+    /// Bytes the encoding does not know: no read may see them.
+    Unknown,
+    /// Zeroes, in every array (a small zeroed allocation,
+    /// [`Encoder::zero_fill`]): reads inside them are exact.
+    Zero,
+    /// Arbitrary bytes from outside the module (user memory,
+    /// [`Encoder::input_fill`]), fresh values in every array: the first
+    /// read of a byte determines it, as for initial memory.
+    Input,
 }
 
 impl MemoryAccess {
@@ -305,16 +327,27 @@ pub fn inconsistent_accesses(
             return found;
         };
         if let Some(len) = &a.clobber {
-            // Bytes nobody may read afterwards (no span matches them), or
-            // zeroed bytes any read inside them gets right.
+            // Bytes nobody may read afterwards (no span matches them),
+            // zeroed bytes any read inside them gets right, or input bytes
+            // the next read determines (as if never touched).
             let n = model.eval(len, true).and_then(|v| v.as_u64());
             let Some(n) = n.filter(|&n| n <= MAX_CLOBBER) else {
                 found.push((i, None));
                 return found;
             };
+            let bytes = match a.contents {
+                SpanContents::Unknown => u32::MAX,
+                SpanContents::Zero => ZEROED,
+                SpanContents::Input => {
+                    for k in 0..n {
+                        owner.remove(&at.wrapping_add(k));
+                    }
+                    continue;
+                }
+            };
             let me = Owner {
                 at,
-                bytes: if a.zeroed { ZEROED } else { u32::MAX },
+                bytes,
                 index: i,
             };
             for k in 0..n {
@@ -658,7 +691,7 @@ impl<'p> Encoder<'p> {
                 bytes: WIDTHS[k] / 8,
                 write,
                 clobber: None,
-                zeroed: false,
+                contents: SpanContents::Unknown,
             });
         }
     }
@@ -671,18 +704,18 @@ impl<'p> Encoder<'p> {
     /// Records a write of unknown bytes over `len` bytes (64 bits) from
     /// `a`, which the byte replay forbids any later read of.
     pub fn note_clobber(&self, a: &BV, len: BV) {
-        self.note_span(a, len, false);
+        self.note_span(a, len, SpanContents::Unknown);
     }
 
-    /// Records a write of `len` bytes from `a`: unknown bytes, or zeroes.
-    fn note_span(&self, a: &BV, len: BV, zeroed: bool) {
+    /// Records a write of `len` bytes from `a`.
+    fn note_span(&self, a: &BV, len: BV, contents: SpanContents) {
         if let Some(list) = self.accesses.borrow_mut().as_mut() {
             list.push(MemoryAccess {
                 address: a.clone(),
                 bytes: 0,
                 write: true,
                 clobber: Some(len),
-                zeroed,
+                contents,
             });
         }
     }
@@ -700,7 +733,42 @@ impl<'p> Encoder<'p> {
                 st.mem[k] = st.mem[k].store(&a.bvadd(self.c64(off)), &zero);
             }
         }
-        self.note_span(a, self.c64(n), true);
+        self.note_span(a, self.c64(n), SpanContents::Zero);
+        true
+    }
+
+    /// Runs `f` (re-executing an error path) with copies from user memory
+    /// (`copy_from_user`) succeeding with arbitrary bytes
+    /// ([`Encoder::input_fill`]): one real execution among those the
+    /// module has, for a path that reads what such a copy wrote.
+    pub fn with_user_input<T>(&self, f: impl FnOnce() -> T) -> T {
+        let outer = self.user_input.replace(true);
+        let r = f();
+        self.user_input.set(outer);
+        r
+    }
+
+    /// Whether copies from user memory give arbitrary bytes
+    /// ([`Encoder::with_user_input`]).
+    pub fn user_input_in_force(&self) -> bool {
+        self.user_input.get()
+    }
+
+    /// Writes fresh values (arbitrary input, not havoc symbols) over the
+    /// `n` bytes from `a` in every width's array and records them as input
+    /// bytes for the byte replay; only while recording, and for at most
+    /// [`MAX_ZERO_FILL`] bytes. Returns whether it did.
+    pub fn input_fill(&self, st: &mut SymState, a: &BV, n: u64) -> bool {
+        if !self.recording() || n > MAX_ZERO_FILL {
+            return false;
+        }
+        for (k, &w) in WIDTHS.iter().enumerate() {
+            for off in 0..n {
+                let v = self.fresh(w);
+                st.mem[k] = st.mem[k].store(&a.bvadd(self.c64(off)), &v);
+            }
+        }
+        self.note_span(a, self.c64(n), SpanContents::Input);
         true
     }
 
@@ -737,6 +805,7 @@ impl<'p> Encoder<'p> {
             fresh: std::cell::Cell::new(0),
             modelled_functions: Default::default(),
             ldv: Default::default(),
+            user_input: Default::default(),
             accesses: Default::default(),
             observed_labels: Default::default(),
             effects: Default::default(),
@@ -1380,6 +1449,7 @@ impl<'p> Encoder<'p> {
 mod tests {
     use super::{
         inconsistent_accesses, may_write_through_pointers, read_over_writes, MemoryAccess,
+        SpanContents,
     };
 
     /// The first read the byte replay finds.
@@ -1412,13 +1482,13 @@ mod tests {
     }
 
     /// A write of `len` unknown (or zero) bytes from `a`.
-    fn span(a: u64, len: u64, zeroed: bool) -> MemoryAccess {
+    fn span(a: u64, len: u64, contents: SpanContents) -> MemoryAccess {
         MemoryAccess {
             address: BV::from_u64(a, 64),
             bytes: 0,
             write: true,
             clobber: Some(BV::from_u64(len, 64)),
-            zeroed,
+            contents,
         }
     }
 
@@ -1429,7 +1499,7 @@ mod tests {
             bytes,
             write,
             clobber: None,
-            zeroed: false,
+            contents: SpanContents::Unknown,
         }
     }
 
@@ -1474,7 +1544,7 @@ mod tests {
             bytes: 8,
             write: false,
             clobber: None,
-            zeroed: false,
+            contents: SpanContents::Unknown,
         }];
         assert_eq!(
             inconsistent_access(&unfixed, &model),
@@ -1486,7 +1556,7 @@ mod tests {
     #[test]
     fn bytes_a_kernel_function_wrote_are_never_read() {
         let model = empty_model();
-        let clobber = |a: u64, len: u64| span(a, len, false);
+        let clobber = |a: u64, len: u64| span(a, len, SpanContents::Unknown);
         let (w, r) = (true, false);
         // Reads beside the 16 written bytes, and rewritten bytes, are fine.
         let beside = [
@@ -1508,7 +1578,7 @@ mod tests {
     #[test]
     fn zeroed_bytes_read_as_zero_in_any_width_but_not_beyond() {
         let model = empty_model();
-        let zeroed = |a: u64, len: u64| span(a, len, true);
+        let zeroed = |a: u64, len: u64| span(a, len, SpanContents::Zero);
         let (w, r) = (true, false);
         let inside = [
             zeroed(0x100, 16),
@@ -1529,6 +1599,21 @@ mod tests {
             inconsistent_access(&two_objects, &model),
             Some((2, Some(1)))
         );
+    }
+
+    #[test]
+    fn input_bytes_are_determined_by_their_first_read() {
+        let model = empty_model();
+        let input = |a: u64, len: u64| span(a, len, SpanContents::Input);
+        let (w, r) = (true, false);
+        // Written before, then copied in: the old write no longer counts.
+        let first_read = [acc(0x100, 4, w), input(0x100, 8), acc(0x100, 8, r)];
+        assert_eq!(inconsistent_access(&first_read, &model), None);
+        // Read twice alike: consistent; in another width: the arrays differ.
+        let same = [input(0x100, 8), acc(0x104, 4, r), acc(0x104, 4, r)];
+        assert_eq!(inconsistent_access(&same, &model), None);
+        let other = [input(0x100, 8), acc(0x100, 8, r), acc(0x104, 4, r)];
+        assert_eq!(inconsistent_access(&other, &model), Some((2, Some(1))));
     }
 
     #[test]

@@ -218,6 +218,8 @@ fn external_call(
         .any(|a| matches!(p.types.get(a.ty), Type::Pointer(_) | Type::Array { .. }));
     let no_side_effects = matches!(kind, FunctionKind::Assume | FunctionKind::Defined);
     let mut length_result = false;
+    // A copy from user memory that succeeded with arbitrary bytes.
+    let mut copied_input = false;
     if !no_side_effects && gets_pointer && !allocator {
         let clobber = if writes && enc.recording() {
             clobbered_span(enc, st, name, args, lhs.is_some())
@@ -228,7 +230,13 @@ fn external_call(
             .filter(|c| !c.returns_dst || lhs.is_none_or(|l| enc.width(l.ty) == c.dst.get_size()));
         if let Some(c) = clobber {
             length_result = c.arbitrary_length;
-            enc.note_clobber(&c.dst, c.len);
+            let n = crate::smt::interrupt::simplified(&c.len).as_u64();
+            copied_input = enc.user_input_in_force()
+                && name.trim_start_matches('_') == "copy_from_user"
+                && n.is_some_and(|n| enc.input_fill(st, &c.dst, n));
+            if !copied_input {
+                enc.note_clobber(&c.dst, c.len);
+            }
             if let (Some(l), true) = (lhs, c.returns_dst) {
                 for a in args {
                     let _ = enc.eval(st, a);
@@ -271,8 +279,14 @@ fn external_call(
     } else {
         let v = enc.fresh(enc.width(l.ty));
         enc.write(st, l, v.clone());
-        let non_negative = length_result.then(|| v.bvsge(BV::from_u64(0, v.get_size())));
-        (non_negative, Some(v))
+        let zero = BV::from_u64(0, v.get_size());
+        let constraint = if copied_input {
+            // Nothing left uncopied.
+            Some(v.eq(&zero))
+        } else {
+            length_result.then(|| v.bvsge(&zero))
+        };
+        (constraint, Some(v))
     }
 }
 

@@ -201,7 +201,7 @@ impl<'a> Lowerer<'a> {
         Expr::new(ExprKind::Binary(op, Box::new(a), Box::new(b)), ty)
     }
 
-    fn assign(&mut self, lv: Expr, rhs: Expr, pos: SrcPos) {
+    pub(super) fn assign(&mut self, lv: Expr, rhs: Expr, pos: SrcPos) {
         let rhs = self.convert(rhs, lv.ty);
         self.emit(EdgeOp::Assign { lhs: lv, rhs }, pos);
     }

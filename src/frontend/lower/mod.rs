@@ -6,6 +6,7 @@
 //! edges), [`stmt`] (statements and control flow), [`init`] (initialisers),
 //! and this file (scopes, the program level, the start function).
 
+mod asm;
 mod expr;
 mod init;
 mod stmt;

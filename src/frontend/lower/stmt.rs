@@ -163,26 +163,7 @@ impl<'a> Lowerer<'a> {
                 };
                 self.emit_return(value, pos);
             }
-            Statement::Asm(a) => {
-                let mut outs = Vec::new();
-                if let AsmStatement::GnuExtended(g) = &a.node {
-                    for o in &g.outputs {
-                        if let Ok(lv) = self.lvalue(&o.node.variable_name) {
-                            outs.push(lv);
-                        }
-                    }
-                    for i in &g.inputs {
-                        self.effect(&i.node.variable_name)?;
-                    }
-                }
-                self.emit(
-                    EdgeOp::Havoc {
-                        lvalues: outs,
-                        reason: crate::smt::step::INLINE_ASM,
-                    },
-                    pos,
-                );
-            }
+            Statement::Asm(a) => self.asm_statement(a, pos)?,
         }
         Ok(())
     }
