@@ -346,3 +346,38 @@ fn functions_named_in_global_initialisers_are_candidates_and_tags_are_not_uses()
     let remove = p.func_by_name("remove").unwrap();
     assert!(!p.func(remove).address_taken);
 }
+
+#[test]
+fn inline_assembly_is_exact_only_where_its_template_is_known() {
+    let src = r#"
+        int counter; long word; int out;
+        void f(int i) {
+          __asm__ volatile("lock; addl %1,%0" : "+m" (counter) : "ir" (i));
+          __asm__ volatile("" : : : "memory");
+          __asm__ volatile("movl %1,%0" : "=r" (out) : "m" (counter));
+          __asm__ volatile("addl %1,%0" : "=m" (counter) : "ir" (i));
+          __asm__ volatile("addw %1,%0" : "+m" (counter) : "ir" (i));
+          __asm__ volatile("cli");
+          __asm__ volatile("");
+        }
+        int main(void) { f(1); return 0; }
+    "#;
+    let p = parse_source("t.c", src, &FrontendOptions::default()).unwrap();
+    let ops = ops(&p, "f");
+    // The atomic add is an assignment; the barrier and the empty basic asm
+    // are nothing.
+    assert!(ops.iter().any(|o| o == "counter = counter + i;"), "{ops:?}");
+    let havocs: Vec<&String> = ops.iter().filter(|o| o.starts_with("havoc(")).collect();
+    // A read of (device) memory, an add to a write-only output, a size
+    // suffix that does not fit the operand, and basic asm stay havocs.
+    assert_eq!(
+        havocs,
+        [
+            "havoc(out); /* inline assembly */",
+            "havoc(counter); /* inline assembly */",
+            "havoc(counter); /* inline assembly */",
+            "havoc(); /* inline assembly */",
+        ],
+        "{ops:?}"
+    );
+}

@@ -126,9 +126,22 @@ impl<'a> Lowerer<'a> {
     /// template is recognised ([`recognise`]), nothing for a compiler
     /// barrier, else a havoc of its outputs.
     pub(super) fn asm_statement(&mut self, a: &'a Node<AsmStatement>, pos: SrcPos) -> Result<()> {
-        let AsmStatement::GnuExtended(g) = &a.node else {
-            // Basic asm has no operands: it cannot name C state.
-            return Ok(());
+        let g = match &a.node {
+            AsmStatement::GnuExtended(g) => g,
+            AsmStatement::GnuBasic(t) => {
+                // No operands: an empty template does nothing; any other
+                // may touch memory without saying so (inexact).
+                if !literal_text(&t.node).is_some_and(|t| t.trim().is_empty()) {
+                    self.emit(
+                        EdgeOp::Havoc {
+                            lvalues: Vec::new(),
+                            reason: INLINE_ASM,
+                        },
+                        pos,
+                    );
+                }
+                return Ok(());
+            }
         };
         let mut outs = Vec::new();
         let mut complete = true;
