@@ -174,12 +174,12 @@ pub fn concrete_check(
     result
 }
 
-/// Whether a step calls `copy_from_user` (or one of its `_` variants).
+/// Whether a step calls `copy_from_user` ([`crate::smt::copies_from_user`]).
 fn copies_from_user(p: &Program, steps: &[Transition]) -> bool {
     steps.iter().any(|t| match t {
         Transition::Edge { edge, .. } => matches!(
             &edge.op,
-            crate::cfa::EdgeOp::Call { callee, .. } if p.func(*callee).name.trim_start_matches('_') == "copy_from_user"
+            crate::cfa::EdgeOp::Call { callee, .. } if crate::smt::copies_from_user(&p.func(*callee).name)
         ),
         _ => false,
     })

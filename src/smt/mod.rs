@@ -270,10 +270,10 @@ pub enum SpanContents {
     /// Bytes the encoding does not know: no read may see them.
     Unknown,
     /// Zeroes, in every array (a small zeroed allocation,
-    /// [`Encoder::zero_fill`]): reads inside them are exact.
+    /// [`Encoder::fill`]): reads inside them are exact.
     Zero,
     /// Arbitrary bytes from outside the module (user memory,
-    /// [`Encoder::input_fill`]), fresh values in every array: the first
+    /// [`Encoder::fill`]), fresh values in every array: the first
     /// read of a byte determines it, as for initial memory.
     Input,
 }
@@ -566,6 +566,12 @@ impl LdvAssumption {
     }
 }
 
+/// Whether `name` is `copy_from_user` or one of its `_`-prefixed
+/// variants: a copy of bytes the user chooses.
+pub fn copies_from_user(name: &str) -> bool {
+    name.trim_start_matches('_') == "copy_from_user"
+}
+
 /// Whether a body-less function is known to (or may well) write through
 /// the pointers it gets: copying, filling, reading input, formatting into a
 /// buffer (`sprintf`, `snprintf`, `vsnprintf`; printing to a stream, as
@@ -720,26 +726,31 @@ impl<'p> Encoder<'p> {
         }
     }
 
-    /// Zeroes the `n` bytes from `a` in every width's array and records
-    /// them as zeroed bytes for the byte replay; only while recording, and
-    /// for at most [`MAX_ZERO_FILL`] bytes. Returns whether it did.
-    pub fn zero_fill(&self, st: &mut SymState, a: &BV, n: u64) -> bool {
-        if !self.recording() || n > MAX_ZERO_FILL {
+    /// Writes `contents` over the `n` bytes from `a` in every width's
+    /// array (zeroes, or fresh values for input: arbitrary, not havoc
+    /// symbols) and records the span for the byte replay; only while
+    /// recording, and for at most [`MAX_ZERO_FILL`] bytes. Returns whether
+    /// it did.
+    pub fn fill(&self, st: &mut SymState, a: &BV, n: u64, contents: SpanContents) -> bool {
+        if !self.recording() || n > MAX_ZERO_FILL || contents == SpanContents::Unknown {
             return false;
         }
         for (k, &w) in WIDTHS.iter().enumerate() {
-            let zero = BV::from_u64(0, w);
             for off in 0..n {
-                st.mem[k] = st.mem[k].store(&a.bvadd(self.c64(off)), &zero);
+                let v = match contents {
+                    SpanContents::Input => self.fresh(w),
+                    _ => BV::from_u64(0, w),
+                };
+                st.mem[k] = st.mem[k].store(&a.bvadd(self.c64(off)), &v);
             }
         }
-        self.note_span(a, self.c64(n), SpanContents::Zero);
+        self.note_span(a, self.c64(n), contents);
         true
     }
 
     /// Runs `f` (re-executing an error path) with copies from user memory
     /// (`copy_from_user`) succeeding with arbitrary bytes
-    /// ([`Encoder::input_fill`]): one real execution among those the
+    /// ([`Encoder::fill`]): one real execution among those the
     /// module has, for a path that reads what such a copy wrote.
     pub fn with_user_input<T>(&self, f: impl FnOnce() -> T) -> T {
         let outer = self.user_input.replace(true);
@@ -752,24 +763,6 @@ impl<'p> Encoder<'p> {
     /// ([`Encoder::with_user_input`]).
     pub fn user_input_in_force(&self) -> bool {
         self.user_input.get()
-    }
-
-    /// Writes fresh values (arbitrary input, not havoc symbols) over the
-    /// `n` bytes from `a` in every width's array and records them as input
-    /// bytes for the byte replay; only while recording, and for at most
-    /// [`MAX_ZERO_FILL`] bytes. Returns whether it did.
-    pub fn input_fill(&self, st: &mut SymState, a: &BV, n: u64) -> bool {
-        if !self.recording() || n > MAX_ZERO_FILL {
-            return false;
-        }
-        for (k, &w) in WIDTHS.iter().enumerate() {
-            for off in 0..n {
-                let v = self.fresh(w);
-                st.mem[k] = st.mem[k].store(&a.bvadd(self.c64(off)), &v);
-            }
-        }
-        self.note_span(a, self.c64(n), SpanContents::Input);
-        true
     }
 
     /// Whether LDV's assumptions are in force (recording none).
@@ -1481,7 +1474,7 @@ mod tests {
         solver.get_model().expect("a model")
     }
 
-    /// A write of `len` unknown (or zero) bytes from `a`.
+    /// A span write of `len` bytes from `a`.
     fn span(a: u64, len: u64, contents: SpanContents) -> MemoryAccess {
         MemoryAccess {
             address: BV::from_u64(a, 64),

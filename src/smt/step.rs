@@ -30,7 +30,9 @@
 
 use z3::ast::{Array, Bool, BV};
 
-use super::{is_allocator, may_write_through_pointers, Encoder, LdvAssumption, SymState};
+use super::{
+    is_allocator, may_write_through_pointers, Encoder, LdvAssumption, SpanContents, SymState,
+};
 use crate::cfa::{EdgeOp, Program};
 use crate::cpa::Transition;
 use crate::ir::{Expr, ExprKind, FunctionKind, Type};
@@ -232,8 +234,8 @@ fn external_call(
             length_result = c.arbitrary_length;
             let n = crate::smt::interrupt::simplified(&c.len).as_u64();
             copied_input = enc.user_input_in_force()
-                && name.trim_start_matches('_') == "copy_from_user"
-                && n.is_some_and(|n| enc.input_fill(st, &c.dst, n));
+                && crate::smt::copies_from_user(name)
+                && n.is_some_and(|n| enc.fill(st, &c.dst, n, SpanContents::Input));
             if !copied_input {
                 enc.note_clobber(&c.dst, c.len);
             }
@@ -270,7 +272,7 @@ fn external_call(
         if let Some(len) = zeroed_bytes {
             // Small objects of a constant size are zeroed byte by byte.
             let n = crate::smt::interrupt::simplified(&len).as_u64();
-            if !n.is_some_and(|n| enc.zero_fill(st, &obj, n)) {
+            if !n.is_some_and(|n| enc.fill(st, &obj, n, SpanContents::Zero)) {
                 enc.note_clobber(&v, len);
             }
         }

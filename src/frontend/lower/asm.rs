@@ -256,7 +256,9 @@ impl<'a> Lowerer<'a> {
             Source::Operand(k) => operand(k).cloned().expect("operands checked above"),
             Source::Imm(v) => Expr::int(v, long),
         };
-        // The bit the last bit instruction tested (a temporary, 0 or 1).
+        // The bit the last bit instruction tested (a temporary, 0 or 1),
+        // kept only if an `sbb` reads it.
+        let borrows = insns.iter().any(|i| matches!(i, Insn::BorrowMask { .. }));
         let mut carry: Option<Expr> = None;
         for insn in insns {
             match insn {
@@ -300,11 +302,14 @@ impl<'a> Lowerer<'a> {
                     let (word, shift) = self.bit_word(base, value(bit));
                     let ty = word.ty;
                     let one = Expr::int(1, ty);
-                    let tested = self.binary(BinaryOp::Shr, word.clone(), shift.clone());
-                    let tested = self.binary(BinaryOp::BitAnd, tested, one.clone());
-                    let t = self.temp(ty, pos);
-                    self.assign(t.clone(), tested, pos);
-                    carry = Some(t);
+                    if borrows {
+                        // The old bit, for the `sbb` after this instruction.
+                        let tested = self.binary(BinaryOp::Shr, word.clone(), shift.clone());
+                        let tested = self.binary(BinaryOp::BitAnd, tested, one.clone());
+                        let t = self.temp(ty, pos);
+                        self.assign(t.clone(), tested, pos);
+                        carry = Some(t);
+                    }
                     let mask = self.binary(BinaryOp::Shl, one, shift);
                     let updated = match op {
                         BitOp::Test => continue,
