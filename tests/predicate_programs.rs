@@ -154,6 +154,29 @@ fn printing_is_not_writing_memory() {
 }
 
 #[test]
+fn formatting_into_a_new_string_writes_no_memory_of_the_module() {
+    let p = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/programs/engine/kasprintf_false.c");
+    let r = cegar_at(&p);
+    assert_eq!(r.verdict, Verdict::False, "{:?}", r.reason);
+    let cex = r.counterexample.expect("a counterexample");
+    assert_eq!(cex.assumptions.len(), 1, "{:?}", cex.assumptions);
+}
+
+#[test]
+fn a_read_through_unmodelled_memory_names_the_call_that_made_it_so() {
+    let p =
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/programs/engine/havoc_address_unknown.c");
+    let r = cegar_at(&p);
+    assert_eq!(r.verdict, Verdict::Unknown, "{:?}", r.reason);
+    let why = r.reason.unwrap_or_default();
+    assert!(why.contains("whose address depends"), "{why}");
+    assert!(
+        why.contains("unmodelled since") && why.contains("setup(&d)"),
+        "{why}"
+    );
+}
+
+#[test]
 fn a_recursive_call_is_cut_to_its_effects_unless_a_property_observes_it() {
     // The cut call assigns a global / writes memory: both become arbitrary.
     assert_eq!(verdict("recursion_unknown.c"), Verdict::Unknown);

@@ -447,8 +447,13 @@ fn exact_path_once(q: ExactPath, apart: &mut Separations) -> Option<PathCheck> {
         {
             let step = Separations::place(&access_ends, i).0;
             let at = path.get(step).and_then(describe).unwrap_or_default();
+            // The step that made the first unmodelled value says which
+            // kernel function (or operation) a model would help most.
+            let since = first_havoc
+                .map(|h| format!(", unmodelled since {h}"))
+                .unwrap_or_default();
             return Some(PathCheck::Imprecise(Some(format!(
-                "{at}, whose address depends on values the encoding does not model"
+                "{at}, whose address depends on values the encoding does not model{since}"
             ))));
         }
         match independent_of_havoc(&conditions, Some(&model), deadline, &mut scan) {

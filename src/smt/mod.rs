@@ -575,7 +575,8 @@ pub fn copies_from_user(name: &str) -> bool {
 /// Whether a body-less function is known to (or may well) write through
 /// the pointers it gets: copying, filling, reading input, formatting into a
 /// buffer (`sprintf`, `snprintf`, `vsnprintf`; printing to a stream, as
-/// `printf` and `printk` do, writes no memory of the module).
+/// `printf` and `printk` do, writes no memory of the module; `kasprintf`
+/// and `kvasprintf` format into a string they allocate).
 pub fn may_write_through_pointers(name: &str) -> bool {
     const WRITERS: [&str; 19] = [
         "copy", "memset", "memcpy", "memmove", "strcpy", "strncpy", "strlcpy", "strcat", "strncat",
@@ -583,6 +584,9 @@ pub fn may_write_through_pointers(name: &str) -> bool {
         "sg_set",
     ];
     let lower = name.to_ascii_lowercase();
+    if lower.ends_with("kasprintf") || lower.ends_with("kvasprintf") {
+        return false;
+    }
     WRITERS.iter().any(|w| lower.contains(w))
 }
 
@@ -1748,7 +1752,15 @@ mod tests {
         ] {
             assert!(may_write_through_pointers(w), "{w}");
         }
-        for r in ["printf", "printk", "dev_err", "kfree", "mutex_lock"] {
+        for r in [
+            "printf",
+            "printk",
+            "dev_err",
+            "kfree",
+            "mutex_lock",
+            "kasprintf",
+            "kvasprintf",
+        ] {
             assert!(!may_write_through_pointers(r), "{r}");
         }
     }

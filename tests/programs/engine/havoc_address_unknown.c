@@ -1,18 +1,18 @@
-/* fill_dev may write anything into d, so d.buf is an unmodelled pointer.
-   The write through it could land on any object, with any width: the
-   arrays of the encoding would not show that, so no counterexample rests
-   on it, although the error condition itself does not read memory. */
-struct dev { char *buf; int len; };
-extern void fill_dev(struct dev *d);
-extern int __VERIFIER_nondet_int(void);
+/* setup() is a kernel function without a model that gets a pointer: it may
+   write anything, d.buf included, so the read through d.buf is at an address
+   the encoding does not model. The verdict is UNKNOWN, and the reason names
+   the call that made memory unknown. */
+struct dev {
+  int *buf;
+};
+extern void setup(struct dev *d);
+struct dev d;
+int v;
 int main(void) {
-  struct dev d;
-  int n = __VERIFIER_nondet_int();
-  fill_dev(&d);
-  *d.buf = 1;
-  if (n == 7) {
-  ERROR:
-    return 1;
+  d.buf = &v;
+  setup(&d);
+  if (*d.buf == 5) {
+  ERROR:;
   }
   return 0;
 }
