@@ -575,8 +575,9 @@ pub fn copies_from_user(name: &str) -> bool {
 /// Whether a body-less function is known to (or may well) write through
 /// the pointers it gets: copying, filling, reading input, formatting into a
 /// buffer (`sprintf`, `snprintf`, `vsnprintf`; printing to a stream, as
-/// `printf` and `printk` do, writes no memory of the module; `kasprintf`
-/// and `kvasprintf` format into a string they allocate).
+/// `printf` and `printk` do, writes no memory of the module). The names
+/// are matched by pattern, less the functions [`writes_nothing_it_reads`]
+/// lists.
 pub fn may_write_through_pointers(name: &str) -> bool {
     const WRITERS: [&str; 19] = [
         "copy", "memset", "memcpy", "memmove", "strcpy", "strncpy", "strlcpy", "strcat", "strncat",
@@ -584,10 +585,45 @@ pub fn may_write_through_pointers(name: &str) -> bool {
         "sg_set",
     ];
     let lower = name.to_ascii_lowercase();
-    if lower.ends_with("kasprintf") || lower.ends_with("kvasprintf") {
-        return false;
-    }
-    WRITERS.iter().any(|w| lower.contains(w))
+    !writes_nothing_it_reads(lower.trim_start_matches('_'))
+        && WRITERS.iter().any(|w| lower.contains(w))
+}
+
+/// Kernel functions whose names match a writer's pattern but which write
+/// no memory of the module through their pointers: `kasprintf` and
+/// `kvasprintf` format into a string they allocate; reads of device
+/// registers (`ioread32`, `readl`, `i2c_smbus_read_byte_data`) return the
+/// value; the reader side of reader-writer locks and sequence locks
+/// (`down_read`, `read_lock`, `read_seqbegin`) changes only the lock.
+fn writes_nothing_it_reads(name: &str) -> bool {
+    const EXACT: [&str; 16] = [
+        "kasprintf",
+        "kvasprintf",
+        "readb",
+        "readw",
+        "readl",
+        "readq",
+        "raw_readb",
+        "raw_readw",
+        "raw_readl",
+        "raw_readq",
+        "i2c_smbus_read_byte",
+        "i2c_smbus_read_byte_data",
+        "i2c_smbus_read_word_data",
+        "down_read",
+        "down_read_trylock",
+        "up_read",
+    ];
+    const PREFIXES: [&str; 6] = [
+        "ioread",
+        "read_lock",
+        "read_unlock",
+        "raw_read_lock",
+        "raw_read_unlock",
+        "read_seq",
+    ];
+    let name = name.strip_suffix("_relaxed").unwrap_or(name);
+    EXACT.contains(&name) || PREFIXES.iter().any(|p| name.starts_with(p))
 }
 
 /// Whether `s` is a non-empty run of decimal digits (symbol numbers).
@@ -1749,6 +1785,9 @@ mod tests {
             "memcpy",
             "copy_from_user",
             "sscanf",
+            "i2c_smbus_read_i2c_block_data",
+            "pci_read_config_dword",
+            "vfs_read",
         ] {
             assert!(may_write_through_pointers(w), "{w}");
         }
@@ -1760,6 +1799,13 @@ mod tests {
             "mutex_lock",
             "kasprintf",
             "kvasprintf",
+            "ioread32",
+            "readl_relaxed",
+            "__raw_readl",
+            "down_read",
+            "_raw_read_lock_irqsave",
+            "read_seqbegin",
+            "i2c_smbus_read_byte_data",
         ] {
             assert!(!may_write_through_pointers(r), "{r}");
         }
