@@ -691,6 +691,12 @@ pub fn all_predicates(
 /// (with the step conditions `conditions` selects), each with its point's
 /// location. Abstraction points are processed from the target backwards
 /// until [`REFINEMENT_BUDGET`] or the deadline is used up.
+///
+/// The precondition of a point is its block's condition and the next
+/// point's precondition carried back through the block (a weakest
+/// precondition): `pre(Pₖ) = Gₖ ∧ pre(Pₖ₊₁)[canonical ↦ values at the end
+/// of block k]`. Each block is executed once, so a path of n blocks costs
+/// n block executions, not the n²/2 of executing every suffix.
 fn predicates(
     enc: &Encoder,
     p: &Program,
@@ -708,7 +714,9 @@ fn predicates(
     // An atom recurs in the preconditions of many points: its predicates
     // are derived once.
     let mut derived: HashMap<Bool, Vec<Bool>> = HashMap::default();
-    for point in points.iter().skip(skip).rev() {
+    // The precondition of the point after the current one.
+    let mut later: Option<Bool> = None;
+    for (i, point) in points.iter().enumerate().skip(skip).rev() {
         if thread_cpu_time() >= stop && !out.is_empty() {
             break;
         }
@@ -717,9 +725,18 @@ fn predicates(
             _ => None,
         };
         let t = thread_cpu_time();
-        let suffix = execute(enc, p, target, Some(point), conditions);
+        let block_end = points.get(i + 1).unwrap_or(target);
+        let block = execute(enc, p, block_end, Some(point), conditions);
+        let pre = match &later {
+            None => block.guard,
+            Some(next) => {
+                let subst = enc.end_substitution(&block.end);
+                let pairs: Vec<(&Dynamic, &Dynamic)> = subst.iter().map(|(a, b)| (a, b)).collect();
+                Bool::and(&[&block.guard, &next.substitute(&pairs)])
+            }
+        };
         let t_exec = thread_cpu_time() - t;
-        let pre = simplified(&suffix.guard);
+        let pre = simplified(&pre);
         if crate::algorithm::cegar::tracing() {
             eprintln!(
                 "refine point {at:?}: execution {:.3}s, simplify {:.3}s",
@@ -729,6 +746,7 @@ fn predicates(
         }
         let mut atoms = Vec::new();
         atoms_of(&pre, &mut atoms);
+        later = Some(pre);
         let mut here: HashSet<Bool> = HashSet::default();
         for atom in atoms {
             let preds = derived.entry(atom).or_insert_with_key(start_predicates);

@@ -920,6 +920,31 @@ impl<'p> Encoder<'p> {
             .collect();
     }
 
+    /// The substitution that carries a formula over the canonical symbols
+    /// (a state where `st`'s execution started) to the end of that
+    /// execution: each register, memory array and the heap top that `st`
+    /// changed, paired with its value in `st`.
+    pub fn end_substitution(&self, st: &SymState) -> Vec<(z3::ast::Dynamic, z3::ast::Dynamic)> {
+        use z3::ast::Dynamic;
+        let mut subst = Vec::new();
+        for (v, t) in &st.regs {
+            let c = Self::register_symbol(*v, t.get_size());
+            if c != *t {
+                subst.push((Dynamic::from_ast(&c), Dynamic::from_ast(t)));
+            }
+        }
+        for (c, t) in self.initial().mem.iter().zip(&st.mem) {
+            if c != t {
+                subst.push((Dynamic::from_ast(c), Dynamic::from_ast(t)));
+            }
+        }
+        if let Some(t) = &st.heap_top {
+            let c = SymState::heap_top_symbol();
+            subst.push((Dynamic::from_ast(&c), Dynamic::from_ast(t)));
+        }
+        subst
+    }
+
     /// The canonical symbol of a register variable: its value where the
     /// symbolic state started (the program start, or the last abstraction).
     pub fn register_symbol(v: VarId, w: u32) -> BV {

@@ -183,26 +183,9 @@ impl<'p> PredicateCpa<'p> {
     fn abstract_state(&self, s: &PredState, end: BlockEnd, preds: &Predicates) -> Option<Region> {
         let formula = Bool::and(&[&s.abs.formula, &s.guard]);
         // Substitution: canonical symbol -> value at the block end.
-        let mut changed: crate::hash::HashSet<String> = crate::hash::HashSet::default();
-        let mut subst: Vec<(Dynamic, Dynamic)> = Vec::new();
-        for (v, t) in &s.sym.regs {
-            let c = Encoder::register_symbol(*v, t.get_size());
-            if c != *t {
-                changed.insert(format!("v{}", v.0));
-                subst.push((Dynamic::from_ast(&c), Dynamic::from_ast(t)));
-            }
-        }
-        for (c, t) in self.enc.initial().mem.iter().zip(&s.sym.mem) {
-            if c != t {
-                changed.insert(c.decl().name());
-                subst.push((Dynamic::from_ast(c), Dynamic::from_ast(t)));
-            }
-        }
-        if let Some(t) = &s.sym.heap_top {
-            let c = SymState::heap_top_symbol();
-            changed.insert(c.decl().name());
-            subst.push((Dynamic::from_ast(&c), Dynamic::from_ast(t)));
-        }
+        let subst = self.enc.end_substitution(&s.sym);
+        let changed: crate::hash::HashSet<String> =
+            subst.iter().map(|(c, _)| c.decl().name()).collect();
         let constrained: crate::hash::HashSet<String> = if s.guard.as_bool() == Some(true) {
             Default::default()
         } else {
