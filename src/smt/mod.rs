@@ -49,14 +49,14 @@
 //!   (distinct along a path; see [`Encoder::allocate`]); heap contents are
 //!   unconstrained, which is exact for `malloc`-like functions; for zeroing
 //!   ones (`kzalloc`, `vzalloc`, `devm_kzalloc`) an exact path check zeroes
-//!   an object of a constant size up to [`MAX_ZERO_FILL`] bytes in every
+//!   an object of a constant size up to [`MAX_FILL`] bytes in every
 //!   array, and otherwise forbids reads of its bytes before they are
 //!   written (a clobber); other zeroing ones (`kcalloc`, `calloc`) and the
 //!   analysis itself make the path inexact; the bytes a kernel copy writes
 //!   (`memcpy`, `copy_from_user`, ...) are a clobber too, except on the
 //!   re-check of an error path with user input
 //!   ([`Encoder::with_user_input`]): there `copy_from_user` of a constant
-//!   size up to [`MAX_ZERO_FILL`] bytes succeeds (returns 0) and writes
+//!   size up to [`MAX_FILL`] bytes succeeds (returns 0) and writes
 //!   fresh bytes, which the user can send, so a path feasible with them is
 //!   real;
 //! - a new activation of a function gets fresh values for its register
@@ -291,8 +291,9 @@ impl MemoryAccess {
 /// The longest write of unknown bytes a path may make exactly.
 const MAX_CLOBBER: u64 = 1 << 20;
 
-/// The largest zeroed allocation an exact path check models byte by byte.
-pub const MAX_ZERO_FILL: u64 = 64;
+/// The largest span an exact path check fills byte by byte (a zeroed
+/// allocation, or bytes copied from user memory).
+pub const MAX_FILL: u64 = 64;
 
 /// The reads (indices into `accesses`, which are in execution order)
 /// whose value the memory of one array per width ([`SymState::mem`]) may
@@ -576,7 +577,7 @@ pub fn copies_from_user(name: &str) -> bool {
 /// the pointers it gets: copying, filling, reading input, formatting into a
 /// buffer (`sprintf`, `snprintf`, `vsnprintf`; printing to a stream, as
 /// `printf` and `printk` do, writes no memory of the module). The names
-/// are matched by pattern, less the functions [`writes_nothing_it_reads`]
+/// are matched by pattern, less the functions [`writes_no_memory_of_the_module`]
 /// lists.
 pub fn may_write_through_pointers(name: &str) -> bool {
     const WRITERS: [&str; 19] = [
@@ -585,7 +586,7 @@ pub fn may_write_through_pointers(name: &str) -> bool {
         "sg_set",
     ];
     let lower = name.to_ascii_lowercase();
-    !writes_nothing_it_reads(lower.trim_start_matches('_'))
+    !writes_no_memory_of_the_module(lower.trim_start_matches('_'))
         && WRITERS.iter().any(|w| lower.contains(w))
 }
 
@@ -595,7 +596,7 @@ pub fn may_write_through_pointers(name: &str) -> bool {
 /// registers (`ioread32`, `readl`, `i2c_smbus_read_byte_data`) return the
 /// value; the reader side of reader-writer locks and sequence locks
 /// (`down_read`, `read_lock`, `read_seqbegin`) changes only the lock.
-fn writes_nothing_it_reads(name: &str) -> bool {
+fn writes_no_memory_of_the_module(name: &str) -> bool {
     const EXACT: [&str; 16] = [
         "kasprintf",
         "kvasprintf",
@@ -769,10 +770,10 @@ impl<'p> Encoder<'p> {
     /// Writes `contents` over the `n` bytes from `a` in every width's
     /// array (zeroes, or fresh values for input: arbitrary, not havoc
     /// symbols) and records the span for the byte replay; only while
-    /// recording, and for at most [`MAX_ZERO_FILL`] bytes. Returns whether
+    /// recording, and for at most [`MAX_FILL`] bytes. Returns whether
     /// it did.
     pub fn fill(&self, st: &mut SymState, a: &BV, n: u64, contents: SpanContents) -> bool {
-        if !self.recording() || n > MAX_ZERO_FILL || contents == SpanContents::Unknown {
+        if !self.recording() || n > MAX_FILL || contents == SpanContents::Unknown {
             return false;
         }
         for (k, &w) in WIDTHS.iter().enumerate() {
