@@ -414,7 +414,8 @@ impl Abstractor {
         }
     }
 
-    fn check(&self, assumptions: &[Bool]) -> SatResult {
+    /// The time a query may take: [`QUERY_TIMEOUT`] within the deadlines.
+    fn query_time(&self) -> Duration {
         let mut left = QUERY_TIMEOUT;
         for d in [self.deadline, self.abstraction_deadline.get()]
             .into_iter()
@@ -422,12 +423,35 @@ impl Abstractor {
         {
             left = left.min(d.saturating_sub(thread_cpu_time()));
         }
+        left
+    }
+
+    /// A check of the incremental solver under `assumptions`.
+    fn check(&self, assumptions: &[Bool]) -> SatResult {
+        let left = self.query_time();
         self.limit.apply(&self.solver, left);
+        self.timed_check(left, || self.solver.check_assumptions(assumptions))
+    }
+
+    /// Whether `formula` alone is satisfiable, on a solver of its own
+    /// without assumptions or scopes, so that Z3 simplifies it first
+    /// (its incremental mode does not, and took a second for a predicate's
+    /// store chain that it decides in milliseconds this way).
+    fn check_alone(&self, formula: &Bool) -> SatResult {
+        let left = self.query_time();
+        let solver = Solver::new();
+        solver.set_params(&crate::smt::query_limit(left));
+        solver.assert(formula);
+        self.timed_check(left, || solver.check())
+    }
+
+    /// Runs `check` with at most `left` of CPU time, counted in the stats.
+    fn timed_check(&self, left: Duration, check: impl FnOnce() -> SatResult) -> SatResult {
         let t = thread_cpu_time();
         // The resource limit's rate varies between queries: the CPU clock
         // bounds the query too.
         let _armed = crate::smt::interrupt::arm(t + left);
-        let r = crate::smt::interrupt::checking(|| self.solver.check_assumptions(assumptions));
+        let r = crate::smt::interrupt::checking(check);
         if crate::algorithm::cegar::tracing() {
             let spent = thread_cpu_time().saturating_sub(t);
             if spent > Duration::from_millis(500) {
@@ -517,10 +541,10 @@ impl Abstractor {
         if free.is_empty() {
             return Some(region);
         }
-        self.solver.push();
-        let inds = self.define_indicators(&free);
-        let decided = self.cartesian(&inds, &free).cubes.pop().unwrap_or_default();
-        self.solver.pop(1);
+        let decided: Vec<Lit> = free
+            .iter()
+            .filter_map(|(i, t)| self.decided_alone(t).map(|v| (*i, v)))
+            .collect();
         for cube in &mut region.cubes {
             cube.extend_from_slice(&decided);
             cube.sort_unstable();
@@ -683,6 +707,22 @@ impl Abstractor {
             Some(r) if r.cubes.is_empty() => None,
             r => r,
         })
+    }
+
+    /// The value of a predicate that is valid or unsatisfiable on its own
+    /// (one whose store chain fixes the cell it reads, say).
+    fn decided_alone(&self, t: &Bool) -> Option<bool> {
+        let t = crate::smt::interrupt::simplified(t);
+        if let Some(v) = t.as_bool() {
+            return Some(v);
+        }
+        if self.check_alone(&t.not()) == SatResult::Unsat {
+            Some(true)
+        } else if self.check_alone(&t) == SatResult::Unsat {
+            Some(false)
+        } else {
+            None
+        }
     }
 
     /// Each predicate that the formula decides on its own (the solver holds
