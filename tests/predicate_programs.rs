@@ -123,6 +123,16 @@ fn kernel_atomic_operations_in_inline_assembly_are_exact() {
 }
 
 #[test]
+fn small_memory_copies_are_exact_in_every_width() {
+    let r = cegar("memcpy_false.c");
+    assert_eq!(r.verdict, Verdict::False, "{:?}", r.reason);
+    let cex = r.counterexample.expect("a counterexample");
+    assert!(cex.assumptions.is_empty(), "{:?}", cex.assumptions);
+    let r = cegar("memcpy_true.c");
+    assert_eq!(r.verdict, Verdict::True, "{:?}", r.reason);
+}
+
+#[test]
 fn bytes_copied_from_user_memory_are_any_bytes_once_the_copy_succeeds() {
     let r = cegar("user_copy_false.c");
     assert_eq!(r.verdict, Verdict::False, "{:?}", r.reason);

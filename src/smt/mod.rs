@@ -59,6 +59,12 @@
 //!   size up to [`MAX_FILL`] bytes succeeds (returns 0) and writes
 //!   fresh bytes, which the user can send, so a path feasible with them is
 //!   real;
+//! - `memcpy` and `memmove` (also as `__builtin_memcpy`) of a constant
+//!   length up to [`MAX_FILL`] bytes copy every width's cells that fit in
+//!   the span ([`Encoder::copy`]), in the analysis and in a path check:
+//!   exact under the type-based separation above; the byte replay moves
+//!   each byte's owner along, so a counterexample never rests on a view of
+//!   the copy the source did not have;
 //! - a new activation of a function gets fresh values for its register
 //!   locals; address-taken locals live at one fixed address per variable,
 //!   so an uninitialised one reads what a previous activation left there
@@ -265,7 +271,7 @@ pub struct MemoryAccess {
 }
 
 /// The bytes a span write ([`MemoryAccess::clobber`]) leaves.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub enum SpanContents {
     /// Bytes the encoding does not know: no read may see them.
     Unknown,
@@ -276,6 +282,11 @@ pub enum SpanContents {
     /// [`Encoder::fill`]), fresh values in every array: the first
     /// read of a byte determines it, as for initial memory.
     Input,
+    /// The bytes from this address (64 bits) at the time of the write,
+    /// in every width's array ([`Encoder::copy`]): a read of them is exact
+    /// where the same read of the source would have been, and bytes the
+    /// source never had determined are unknown.
+    Copied(BV),
 }
 
 impl MemoryAccess {
@@ -336,12 +347,42 @@ pub fn inconsistent_accesses(
                 found.push((i, None));
                 return found;
             };
-            let bytes = match a.contents {
+            let bytes = match &a.contents {
                 SpanContents::Unknown => u32::MAX,
                 SpanContents::Zero => ZEROED,
                 SpanContents::Input => {
                     for k in 0..n {
                         owner.remove(&at.wrapping_add(k));
+                    }
+                    continue;
+                }
+                SpanContents::Copied(from) => {
+                    let Some(src) = model.eval(from, true).and_then(|v| v.as_u64()) else {
+                        found.push((i, None));
+                        return found;
+                    };
+                    // Each byte's owner moves along with it (first all are
+                    // read, then written: the source may overlap), as the
+                    // copy's: a read that mixes it up is kept apart from
+                    // the copy. A byte nobody determined is unknown at its
+                    // new place.
+                    let moved: Vec<Owner> = (0..n)
+                        .map(|k| match owner.get(&src.wrapping_add(k)) {
+                            Some(o) if o.bytes == ZEROED => Owner { index: i, ..*o },
+                            Some(o) if o.bytes < ZEROED => Owner {
+                                at: o.at.wrapping_add(at).wrapping_sub(src),
+                                bytes: o.bytes,
+                                index: i,
+                            },
+                            _ => Owner {
+                                at,
+                                bytes: u32::MAX,
+                                index: i,
+                            },
+                        })
+                        .collect();
+                    for (k, o) in (0..n).zip(moved) {
+                        owner.insert(at.wrapping_add(k), o);
                     }
                     continue;
                 }
@@ -415,6 +456,11 @@ pub fn inconsistent_accesses(
     }
     found
 }
+
+/// The most scalar leaves an aggregate copy writes one by one (kernel
+/// structures embedding a `struct device` have hundreds); a larger copy
+/// makes the path inexact.
+const MAX_LEAVES: usize = 2048;
 
 /// How many writes [`read_over_writes`] looks through.
 const MAX_WRITES_LOOKED_THROUGH: usize = 512;
@@ -773,7 +819,10 @@ impl<'p> Encoder<'p> {
     /// recording, and for at most [`MAX_FILL`] bytes. Returns whether
     /// it did.
     pub fn fill(&self, st: &mut SymState, a: &BV, n: u64, contents: SpanContents) -> bool {
-        if !self.recording() || n > MAX_FILL || contents == SpanContents::Unknown {
+        if !self.recording()
+            || n > MAX_FILL
+            || matches!(contents, SpanContents::Unknown | SpanContents::Copied(_))
+        {
             return false;
         }
         for (k, &w) in WIDTHS.iter().enumerate() {
@@ -786,6 +835,31 @@ impl<'p> Encoder<'p> {
             }
         }
         self.note_span(a, self.c64(n), contents);
+        true
+    }
+
+    /// Copies the `n` bytes from `src` to `dst` (`memcpy`, `memmove`) in
+    /// every width's array, at every offset where a cell fits inside them
+    /// (all cells are read before any is written), and records the span
+    /// for the byte replay ([`SpanContents::Copied`]); for at most
+    /// [`MAX_FILL`] bytes. Under the encoding's type-based separation this
+    /// is the copy itself: a read of the destination in any width sees what
+    /// the same read of the source saw. Returns whether it did.
+    pub fn copy(&self, st: &mut SymState, dst: &BV, src: &BV, n: u64) -> bool {
+        if n > MAX_FILL {
+            return false;
+        }
+        let mut cells = Vec::new();
+        for (k, &w) in WIDTHS.iter().enumerate() {
+            for off in (0..n).take_while(|off| off + u64::from(w / 8) <= n) {
+                let v = read_over_writes(&st.mem[k], &src.bvadd(self.c64(off)));
+                cells.push((k, off, v));
+            }
+        }
+        for (k, off, v) in cells {
+            st.mem[k] = st.mem[k].store(&dst.bvadd(self.c64(off)), &v);
+        }
+        self.note_span(dst, self.c64(n), SpanContents::Copied(src.clone()));
         true
     }
 
@@ -1260,7 +1334,7 @@ impl<'p> Encoder<'p> {
 
     /// Scalar leaves (offset, width) of an aggregate; false if too many or bit-fields.
     fn leaves(&self, ty: TypeId, base: u64, out: &mut Vec<(u64, u32)>) -> bool {
-        if out.len() > 256 {
+        if out.len() > MAX_LEAVES {
             return false;
         }
         match self.p.types.get(ty) {
@@ -1270,7 +1344,7 @@ impl<'p> Encoder<'p> {
             }
             Type::Array { elem, len } => {
                 let n = len.unwrap_or(0);
-                if n > 256 {
+                if n > MAX_LEAVES as u64 {
                     return false;
                 }
                 let s = self.p.types.size_of(*elem);
@@ -1658,6 +1732,56 @@ mod tests {
             inconsistent_access(&two_objects, &model),
             Some((2, Some(1)))
         );
+    }
+
+    #[test]
+    fn copied_bytes_are_read_as_the_source_was() {
+        let model = empty_model();
+        let copy = |dst: u64, src: u64, len: u64| {
+            span(dst, len, SpanContents::Copied(BV::from_u64(src, 64)))
+        };
+        let (w, r) = (true, false);
+        // Written, or zeroed, at the source: the same view at the copy is exact.
+        let same_view = [
+            acc(0x100, 4, w),
+            acc(0x108, 8, r),
+            span(0x110, 8, SpanContents::Zero),
+            copy(0x200, 0x100, 24),
+            acc(0x200, 4, r),
+            acc(0x208, 8, r),
+            acc(0x212, 2, r),
+        ];
+        assert_eq!(inconsistent_access(&same_view, &model), None);
+        // Another view of copied bytes, bytes the source never had
+        // determined, a read past the copy's end.
+        let other_view = [acc(0x100, 4, w), copy(0x200, 0x100, 8), acc(0x201, 1, r)];
+        assert_eq!(inconsistent_access(&other_view, &model), Some((2, Some(1))));
+        let undetermined = [copy(0x200, 0x100, 8), acc(0x204, 4, r)];
+        assert_eq!(
+            inconsistent_access(&undetermined, &model),
+            Some((1, Some(0)))
+        );
+        let past_end = [acc(0x100, 8, w), copy(0x200, 0x100, 4), acc(0x200, 8, r)];
+        assert_eq!(inconsistent_access(&past_end, &model), Some((2, None)));
+        let past_end_written = [
+            acc(0x100, 8, w),
+            copy(0x200, 0x100, 4),
+            acc(0x204, 4, w),
+            acc(0x200, 8, r),
+        ];
+        assert_eq!(
+            inconsistent_access(&past_end_written, &model),
+            Some((3, Some(2)))
+        );
+        // Overlapping source and destination (memmove): read before written.
+        let overlapping = [
+            acc(0x100, 4, w),
+            acc(0x104, 4, w),
+            copy(0x104, 0x100, 8),
+            acc(0x104, 4, r),
+            acc(0x108, 4, r),
+        ];
+        assert_eq!(inconsistent_access(&overlapping, &model), None);
     }
 
     #[test]

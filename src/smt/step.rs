@@ -9,6 +9,8 @@
 //!   their argument; allocation functions return NULL or a fresh heap object;
 //!   a body-less function that receives a pointer may write through it, so
 //!   memory becomes arbitrary (the path is then inexact);
+//!   `memcpy` and `memmove` of a small constant length copy the cells
+//!   ([`Encoder::copy`]), in the analysis too.
 //!   In an exact path check, a kernel function that writes only through its
 //!   first argument, over a length its arguments give (`memcpy`, `memset`,
 //!   `snprintf`, `strlcat`, `copy_from_user`, `sprintf` with a format
@@ -223,6 +225,24 @@ fn external_call(
     // A copy from user memory that succeeded with arbitrary bytes.
     let mut copied_input = false;
     if !no_side_effects && gets_pointer && !allocator {
+        if let Some((dst, src, n)) = copied_span(enc, st, name, args) {
+            if enc.copy(st, &dst, &src, n) {
+                for a in args {
+                    let _ = enc.eval(st, a);
+                }
+                let Some(l) = lhs else {
+                    return (None, None);
+                };
+                // The result is `dst`.
+                let v = if enc.width(l.ty) == dst.get_size() {
+                    dst
+                } else {
+                    enc.fresh(enc.width(l.ty))
+                };
+                enc.write(st, l, v.clone());
+                return (None, Some(v));
+            }
+        }
         let clobber = if writes && enc.recording() {
             clobbered_span(enc, st, name, args, lhs.is_some())
         } else {
@@ -364,6 +384,39 @@ fn format_bound(fmt: &str) -> Option<u64> {
     (bound <= 4096).then_some(bound)
 }
 
+/// The name of a kernel copy function without its `_` prefixes and
+/// `builtin_` (`__builtin_memcpy` is `memcpy`).
+fn base_name(name: &str) -> &str {
+    let base = name.trim_start_matches('_');
+    base.strip_prefix("builtin_").unwrap_or(base)
+}
+
+/// The destination, source and constant length of a `memcpy` or
+/// `memmove` of at most [`super::MAX_FILL`] bytes, which
+/// [`Encoder::copy`] models exactly.
+fn copied_span(
+    enc: &Encoder<'_>,
+    st: &mut SymState,
+    name: &str,
+    args: &[Expr],
+) -> Option<(BV, BV, u64)> {
+    if !matches!(base_name(name), "memcpy" | "memmove") || args.len() != 3 {
+        return None;
+    }
+    let pointer = |a: &Expr| matches!(enc.p.types.get(a.ty), Type::Pointer(_));
+    if !pointer(&args[0]) || !pointer(&args[1]) {
+        return None;
+    }
+    let len = byte_count(enc, st, &args[2])?;
+    let n = crate::smt::interrupt::simplified(&len).as_u64()?;
+    if n > super::MAX_FILL {
+        return None;
+    }
+    let dst = enc.eval(st, &args[0]);
+    let src = enc.eval(st, &args[1]);
+    (dst.get_size() == 64 && src.get_size() == 64).then_some((dst, src, n))
+}
+
 /// The bytes a kernel function writes.
 struct Clobber {
     dst: BV,
@@ -390,8 +443,7 @@ fn clobbered_span(
     args: &[Expr],
     result_used: bool,
 ) -> Option<Clobber> {
-    let base = name.trim_start_matches('_');
-    let (len_arg, returns_dst, length_result) = match base {
+    let (len_arg, returns_dst, length_result) = match base_name(name) {
         "memcpy" | "memmove" | "memset" | "strncpy" => (Some(2), true, false),
         // The result is what the user access left undone: arbitrary.
         "copy_from_user" | "copy_to_user" | "copy_in_user" => (Some(2), false, false),
