@@ -130,7 +130,12 @@ pub struct LoomAnalysis<'p> {
     /// over-approximated step that LDV's assumptions rule out: candidates
     /// for an analysis under those assumptions.
     pub ldv_infeasible: PropertySet,
+    /// The predicates when the last of them was given up: where the
+    /// analysis under LDV's assumptions starts.
+    ldv_predicates: Option<Predicates>,
     predicates: Predicates,
+    /// The predicates a restart starts from.
+    start_predicates: Predicates,
     check_blocks: bool,
     stage: Stage,
     run: Option<CegarRun<'p>>,
@@ -152,7 +157,20 @@ impl<'p> LoomAnalysis<'p> {
     /// Where refinement puts the predicates it finds (from the next
     /// partition on; call before the first).
     pub fn set_predicate_scope(&mut self, scope: PredicateScope) {
-        self.predicates = initial_predicates(self.program, self.automata, scope);
+        self.start_predicates = initial_predicates(self.program, self.automata, scope);
+        self.predicates = self.start_predicates.clone();
+    }
+
+    /// Starts from the predicates `other` had when it gave up the last
+    /// property LDV's assumptions may decide ([`LoomAnalysis::ldv_infeasible`];
+    /// of the same program and automata): the analysis under LDV's
+    /// assumptions goes on from the precision the analysis without them
+    /// reached.
+    pub fn inherit_ldv_predicates(&mut self, other: &LoomAnalysis<'p>) {
+        if let Some(p) = &other.ldv_predicates {
+            self.start_predicates = p.clone();
+            self.predicates = p.clone();
+        }
     }
 
     /// `properties[i].id` must be `PropertyId(i)`.
@@ -175,7 +193,9 @@ impl<'p> LoomAnalysis<'p> {
             withdrawn: PropertySet::new(),
             searched: PropertySet::new(),
             ldv_infeasible: PropertySet::new(),
+            ldv_predicates: None,
             predicates: initial_predicates(program, automata, PredicateScope::default()),
+            start_predicates: initial_predicates(program, automata, PredicateScope::default()),
             check_blocks: false,
             stage: Stage::Explicit,
             run: None,
@@ -483,6 +503,7 @@ impl<'p> LoomAnalysis<'p> {
                         }
                         PathCheck::LdvInfeasible(op) => {
                             let why = format!("the error path found is feasible only through over-approximated operations (first: {op}, which the path needs: it is infeasible under LDV's assumptions)");
+                            self.ldv_predicates = Some(self.predicates.clone());
                             for p in props {
                                 self.ldv_infeasible.insert(p);
                                 report.given_up.push((p, why.clone()));
@@ -617,7 +638,7 @@ impl<'p> sdc::Analysis for LoomAnalysis<'p> {
         self.finished = false;
         self.refinements = 0;
         self.check_blocks = false;
-        self.predicates = initial_predicates(self.program, self.automata, self.predicates.scope);
+        self.predicates = self.start_predicates.clone();
     }
 
     fn analyze(

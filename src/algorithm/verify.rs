@@ -275,6 +275,7 @@ pub fn verify(
     if !needs_ldv.is_empty() && left().is_none_or(|l| l >= MIN_LDV_PHASE) {
         let mut under = LoomAnalysis::new(program, automata, loom, names.clone());
         under.set_predicate_scope(limits.predicate_scope);
+        under.inherit_ldv_predicates(&analysis);
         under.use_explicit_values = false;
         under.under_ldv_assumptions = true;
         let cpu = left().map(|l| l.mul_f64(LDV_PHASE_SHARE));
