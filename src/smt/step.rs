@@ -225,7 +225,8 @@ fn external_call(
     // A copy from user memory that succeeded with arbitrary bytes.
     let mut copied_input = false;
     if !no_side_effects && gets_pointer && !allocator {
-        if let Some((dst, src, n)) = copied_span(enc, st, name, args) {
+        let writer = Writer::of(name);
+        if let Some((dst, src, n)) = writer.as_ref().and_then(|w| copied_span(enc, st, w, args)) {
             if enc.copy(st, &dst, &src, n) {
                 for a in args {
                     let _ = enc.eval(st, a);
@@ -243,10 +244,9 @@ fn external_call(
                 return (None, Some(v));
             }
         }
-        let clobber = if writes && enc.recording() {
-            clobbered_span(enc, st, name, args, lhs.is_some())
-        } else {
-            None
+        let clobber = match &writer {
+            Some(w) if writes && enc.recording() => clobbered_span(enc, st, w, args, lhs.is_some()),
+            _ => None,
         };
         let clobber = clobber
             .filter(|c| !c.returns_dst || lhs.is_none_or(|l| enc.width(l.ty) == c.dst.get_size()));
@@ -384,30 +384,61 @@ fn format_bound(fmt: &str) -> Option<u64> {
     (bound <= 4096).then_some(bound)
 }
 
-/// The name of a kernel copy function without its `_` prefixes and
-/// `builtin_` (`__builtin_memcpy` is `memcpy`).
-fn base_name(name: &str) -> &str {
-    let base = name.trim_start_matches('_');
-    base.strip_prefix("builtin_").unwrap_or(base)
+/// What a kernel function that writes only through its first argument
+/// writes, by its name (any `_` prefix and `builtin_` aside:
+/// `__builtin_memcpy` is `memcpy`).
+struct Writer {
+    /// The argument that gives the byte count (`None`: a `sprintf`
+    /// format, [`format_bound`]).
+    len_arg: Option<usize>,
+    /// Whether the function returns its first argument.
+    returns_dst: bool,
+    /// Whether its result is the length it wrote.
+    length_result: bool,
+    /// Whether it copies its second argument's bytes (`memcpy`, `memmove`).
+    copies: bool,
 }
 
-/// The destination, source and constant length of a `memcpy` or
-/// `memmove` of at most [`super::MAX_FILL`] bytes, which
-/// [`Encoder::copy`] models exactly.
+impl Writer {
+    fn of(name: &str) -> Option<Writer> {
+        let base = name.trim_start_matches('_');
+        let base = base.strip_prefix("builtin_").unwrap_or(base);
+        let (len_arg, returns_dst, length_result) = match base {
+            "memcpy" | "memmove" | "memset" | "strncpy" => (Some(2), true, false),
+            // The result is what the user access left undone: arbitrary.
+            "copy_from_user" | "copy_to_user" | "copy_in_user" => (Some(2), false, false),
+            // `strlcat` appends within the `size` bytes from `dst`.
+            "strlcpy" | "strlcat" => (Some(2), false, true),
+            "snprintf" | "vsnprintf" | "scnprintf" | "vscnprintf" => (Some(1), false, true),
+            "sprintf" | "vsprintf" => (None, false, true),
+            _ => return None,
+        };
+        Some(Writer {
+            len_arg,
+            returns_dst,
+            length_result,
+            copies: matches!(base, "memcpy" | "memmove"),
+        })
+    }
+}
+
+/// The destination, source and constant length of a copy ([`Writer::copies`])
+/// of at most [`super::MAX_FILL`] bytes, which [`Encoder::copy`] models
+/// exactly.
 fn copied_span(
     enc: &Encoder<'_>,
     st: &mut SymState,
-    name: &str,
+    w: &Writer,
     args: &[Expr],
 ) -> Option<(BV, BV, u64)> {
-    if !matches!(base_name(name), "memcpy" | "memmove") || args.len() != 3 {
+    if !w.copies || args.len() != 3 {
         return None;
     }
     let pointer = |a: &Expr| matches!(enc.p.types.get(a.ty), Type::Pointer(_));
     if !pointer(&args[0]) || !pointer(&args[1]) {
         return None;
     }
-    let len = byte_count(enc, st, &args[2])?;
+    let len = byte_count(enc, st, args.get(w.len_arg?)?)?;
     let n = crate::smt::interrupt::simplified(&len).as_u64()?;
     if n > super::MAX_FILL {
         return None;
@@ -429,9 +460,9 @@ struct Clobber {
     arbitrary_length: bool,
 }
 
-/// The bytes a kernel function writes, for functions that write only
-/// through their first argument and at most as many bytes as an argument
-/// (or a `sprintf` format, [`format_bound`]) says. Functions whose result
+/// The bytes a kernel [`Writer`] writes: at most as many bytes from its
+/// first argument as an argument (or a `sprintf` format, [`format_bound`])
+/// says. Functions whose result
 /// is the length of what they wrote (`snprintf`, `strlcpy`, ...) qualify
 /// when the result is not used (`result_used` false), or under LDV's
 /// assumptions, which take it as any non-negative value
@@ -439,20 +470,16 @@ struct Clobber {
 fn clobbered_span(
     enc: &Encoder<'_>,
     st: &mut SymState,
-    name: &str,
+    w: &Writer,
     args: &[Expr],
     result_used: bool,
 ) -> Option<Clobber> {
-    let (len_arg, returns_dst, length_result) = match base_name(name) {
-        "memcpy" | "memmove" | "memset" | "strncpy" => (Some(2), true, false),
-        // The result is what the user access left undone: arbitrary.
-        "copy_from_user" | "copy_to_user" | "copy_in_user" => (Some(2), false, false),
-        // `strlcat` appends within the `size` bytes from `dst`.
-        "strlcpy" | "strlcat" => (Some(2), false, true),
-        "snprintf" | "vsnprintf" | "scnprintf" | "vscnprintf" => (Some(1), false, true),
-        "sprintf" | "vsprintf" => (None, false, true),
-        _ => return None,
-    };
+    let Writer {
+        len_arg,
+        returns_dst,
+        length_result,
+        ..
+    } = *w;
     if length_result && result_used && !enc.ldv_assumptions_in_force() {
         return None;
     }
