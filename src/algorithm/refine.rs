@@ -491,7 +491,7 @@ fn trace_infeasibility(
     path: &[Transition],
     describe: &dyn Fn(&Transition) -> Option<String>,
 ) {
-    let solver = Solver::new();
+    let solver = crate::smt::incremental_solver();
     let literals: Vec<Bool> = (0..conditions.len())
         .map(|i| Bool::new_const(format!("trace_step{i}")))
         .collect();
@@ -589,7 +589,7 @@ fn needed_conditions(
 ) -> Option<HashSet<Key>> {
     let t0 = thread_cpu_time();
     let exec = execute(enc, p, target, None, Conditions::Tracked);
-    let solver = Solver::new();
+    let solver = crate::smt::incremental_solver();
     solver.assert(&exec.guard);
     let t_exec = thread_cpu_time() - t0;
     // With tracking literals Z3 may take seconds where the plain check took

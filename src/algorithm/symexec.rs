@@ -130,7 +130,7 @@ fn round<'p>(
 ) -> Round {
     let enc = Encoder::new(program);
     *enc.observed_labels.borrow_mut() = Some(vec![label.to_string()]);
-    let solver = Solver::new();
+    let solver = crate::smt::incremental_solver();
     let limit = crate::smt::QueryLimit::default();
     let mut level = 0u32;
     let mut complete = true;

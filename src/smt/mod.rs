@@ -85,6 +85,15 @@ pub mod step;
 /// deadline polling and `mpv verify`'s watchdog enforce the time limit.
 const RLIMIT_PER_SECOND: f64 = 4_000_000.0;
 
+/// A solver for checks under assumptions or in scopes (Z3's incremental
+/// mode), set up for the encoding's logic: arrays and bit-vectors
+/// (`QF_AUFBV`). Without a logic, Z3's incremental core is set up for
+/// every theory at once, and its checks under assumptions took about
+/// three times as long on kernel modules' path formulas.
+pub fn incremental_solver() -> z3::Solver {
+    z3::Solver::new_for_logic("QF_AUFBV").unwrap_or_else(z3::Solver::new)
+}
+
 /// Solver parameters that bound one query by about `budget` of CPU time.
 ///
 /// A resource limit, not Z3's `timeout`: timeouts run on Z3's timer thread
@@ -1584,6 +1593,39 @@ mod tests {
         inconsistent_accesses, may_write_through_pointers, read_over_writes, MemoryAccess,
         SpanContents,
     };
+
+    /// The incremental solver decides memory (arrays) and bit-vectors
+    /// under assumptions, and names the assumptions an unsat core needs.
+    #[test]
+    fn incremental_solver_gives_cores_over_memory() {
+        use z3::ast::{Array, Bool, BV};
+        let mem = Array::new_const("mem", &z3::Sort::bitvector(64), &z3::Sort::bitvector(8));
+        let (a, x) = (BV::new_const("a", 64), BV::new_const("x", 8));
+        let stored = mem.store(&a, &x);
+        let read = stored.select(&a).as_bv().expect("byte");
+        let (t1, t2, t3) = (
+            Bool::new_const("t1"),
+            Bool::new_const("t2"),
+            Bool::new_const("t3"),
+        );
+        let solver = super::incremental_solver();
+        solver.assert(t1.implies(x.bvugt(BV::from_u64(3, 8))));
+        solver.assert(t2.implies(a.bvugt(BV::from_u64(7, 64))));
+        solver.assert(t3.implies(read.eq(BV::from_u64(2, 8))));
+        assert_eq!(
+            solver.check_assumptions(&[t1.clone(), t2.clone()]),
+            z3::SatResult::Sat
+        );
+        let all = [t1.clone(), t2, t3.clone()];
+        assert_eq!(solver.check_assumptions(&all), z3::SatResult::Unsat);
+        let mut core: Vec<String> = solver
+            .get_unsat_core()
+            .iter()
+            .map(|l| l.to_string())
+            .collect();
+        core.sort();
+        assert_eq!(core, ["t1", "t3"]);
+    }
 
     /// The first read the byte replay finds.
     fn inconsistent_access(

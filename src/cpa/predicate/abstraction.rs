@@ -404,7 +404,7 @@ pub struct Abstractor {
 impl Abstractor {
     pub fn new(deadline: Option<Duration>) -> Self {
         Abstractor {
-            solver: Solver::new(),
+            solver: crate::smt::incremental_solver(),
             limit: crate::smt::QueryLimit::default(),
             cache: HashMap::default(),
             entail_cache: HashMap::default(),
