@@ -91,7 +91,7 @@ const RLIMIT_PER_SECOND: f64 = 4_000_000.0;
 /// every theory at once, and its checks under assumptions took about
 /// three times as long on kernel modules' path formulas.
 pub fn incremental_solver() -> z3::Solver {
-    z3::Solver::new_for_logic("QF_AUFBV").unwrap_or_else(z3::Solver::new)
+    z3::Solver::new_for_logic("QF_AUFBV").unwrap_or_default()
 }
 
 /// Solver parameters that bound one query by about `budget` of CPU time.
