@@ -1618,13 +1618,13 @@ mod tests {
         );
         let all = [t1.clone(), t2, t3.clone()];
         assert_eq!(solver.check_assumptions(&all), z3::SatResult::Unsat);
-        let mut core: Vec<String> = solver
+        let core: Vec<String> = solver
             .get_unsat_core()
             .iter()
             .map(|l| l.to_string())
             .collect();
-        core.sort();
-        assert_eq!(core, ["t1", "t3"]);
+        // `t2` may or may not be reported; the other two are needed.
+        assert!(core.iter().any(|l| l == "t1") && core.iter().any(|l| l == "t3"));
     }
 
     /// The first read the byte replay finds.
