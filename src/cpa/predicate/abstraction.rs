@@ -377,14 +377,6 @@ enum Enumerated {
     TooMany,
 }
 
-/// The outcome of an enumeration of cubes on one solver.
-enum Cubes {
-    Within(Enumerated),
-    /// More than [`MAX_CUBES`]: the Cartesian abstraction is computed
-    /// instead.
-    PastMax,
-}
-
 /// An abstraction query: the block formula and the instantiated predicates.
 type AbstractionQuery = (Bool, Vec<(u32, Bool)>);
 
@@ -637,14 +629,14 @@ impl Abstractor {
         Some(Region { cubes })
     }
 
-    /// One indicator constant per predicate, asserted equal to it on
-    /// `solver` in its current scope.
-    fn define_indicators(solver: &Solver, preds: &[(u32, Bool)]) -> Vec<Bool> {
+    /// One indicator constant per predicate, asserted equal to it in the
+    /// solver's current scope.
+    fn define_indicators(&self, preds: &[(u32, Bool)]) -> Vec<Bool> {
         preds
             .iter()
             .map(|(i, t)| {
                 let b = Bool::new_const(format!("__pred{i}"));
-                solver.assert(b.eq(t));
+                self.solver.assert(b.eq(t));
                 b
             })
             .collect()
@@ -661,11 +653,7 @@ impl Abstractor {
     }
 
     /// [`Abstractor::all_sat`], or `TooMany` as soon as there are more than
-    /// `limit` cubes. The enumeration runs on the incremental solver; if a
-    /// check there runs out of time, it is done again on a fresh solver
-    /// without a logic, whose preprocessing decides some queries at once
-    /// that the `QF_AUFBV` core cannot (a store chain's single predicate
-    /// took 2 s there, past its limit, and milliseconds this way).
+    /// `limit` cubes.
     fn all_sat_upto(
         &self,
         formula: &Bool,
@@ -673,75 +661,23 @@ impl Abstractor {
         limit: Option<usize>,
     ) -> Enumerated {
         self.solver.push();
-        let r = self.enumerate(&self.solver, formula, preds, limit);
-        self.solver.pop(1);
-        if let Some(r) = r {
-            return r;
-        }
-        if crate::algorithm::cegar::tracing() {
-            eprintln!("abstraction: enumerating again on a fresh solver");
-        }
-        self.enumerate(&Solver::new(), formula, preds, limit)
-            // Out of time again: nothing is known (an over-approximation).
-            .unwrap_or(Enumerated::Done(Some(Region::top())))
-    }
-
-    /// The enumeration of [`Abstractor::all_sat_upto`] on `solver`, which
-    /// is either the incremental solver in a scope of its own or a fresh
-    /// one; `None` if a check runs out of time.
-    fn enumerate(
-        &self,
-        solver: &Solver,
-        formula: &Bool,
-        preds: &[(u32, Bool)],
-        limit: Option<usize>,
-    ) -> Option<Enumerated> {
-        solver.assert(formula);
-        let inds = Self::define_indicators(solver, preds);
-        // Blocking clauses live one scope deeper than the definitions on
-        // the incremental solver, so that the Cartesian abstraction past
-        // `MAX_CUBES` sees the formula without them.
-        let scoped = std::ptr::eq(solver, &self.solver);
-        if scoped {
-            solver.push();
-        }
-        let r = self.enumerate_cubes(solver, preds, &inds, limit);
-        if scoped {
-            solver.pop(1);
-        }
-        match r? {
-            Cubes::Within(e) => Some(e),
-            Cubes::PastMax if scoped => {
-                Some(Enumerated::Done(Some(self.cartesian(solver, &inds, preds))))
-            }
-            Cubes::PastMax => {
-                let fresh = Solver::new();
-                fresh.assert(formula);
-                let inds = Self::define_indicators(&fresh, preds);
-                Some(Enumerated::Done(Some(self.cartesian(&fresh, &inds, preds))))
-            }
-        }
-    }
-
-    /// The loop of [`Abstractor::enumerate`]: a cube per model, each
-    /// blocked for the next check; `None` if a check runs out of time.
-    fn enumerate_cubes(
-        &self,
-        solver: &Solver,
-        preds: &[(u32, Bool)],
-        inds: &[Bool],
-        limit: Option<usize>,
-    ) -> Option<Cubes> {
+        self.solver.assert(formula);
+        let inds = self.define_indicators(preds);
+        // Blocking clauses live one scope deeper than the definitions.
+        self.solver.push();
         let mut cubes = Vec::new();
-        loop {
-            match self.check_on(solver, &[]) {
-                SatResult::Unsat => break,
-                SatResult::Unknown => return None,
+        let result = loop {
+            match self.check(&[]) {
+                SatResult::Unsat => break Some(Region { cubes }),
+                // Out of time: nothing is known (an over-approximation).
+                SatResult::Unknown => break Some(Region::top()),
                 SatResult::Sat => {
-                    let m = solver.get_model()?;
+                    let Some(m) = self.solver.get_model() else {
+                        break Some(Region::top());
+                    };
                     let cube: Vec<Lit> = preds
                         .iter()
-                        .zip(inds)
+                        .zip(&inds)
                         .map(|((i, _), b)| {
                             let v = m.eval(b, true).and_then(|x| x.as_bool()).unwrap_or(false);
                             (*i, v)
@@ -749,36 +685,28 @@ impl Abstractor {
                         .collect();
                     let block: Vec<Bool> = cube
                         .iter()
-                        .zip(inds)
+                        .zip(&inds)
                         .map(|(&(_, v), b)| if v { b.not() } else { b.clone() })
                         .collect();
                     cubes.push(cube);
                     if limit.is_some_and(|l| cubes.len() > l) {
-                        return Some(Cubes::Within(Enumerated::TooMany));
+                        self.solver.pop(2);
+                        return Enumerated::TooMany;
                     }
                     if cubes.len() > MAX_CUBES {
-                        return Some(Cubes::PastMax);
+                        self.solver.pop(1);
+                        self.solver.push();
+                        break Some(self.cartesian(&inds, preds));
                     }
-                    solver.assert(Bool::or(&block));
+                    self.solver.assert(Bool::or(&block));
                 }
             }
-        }
-        Some(Cubes::Within(Enumerated::Done(if cubes.is_empty() {
-            None
-        } else {
-            Some(Region { cubes })
-        })))
-    }
-
-    /// A check of `solver` (the incremental one, or a fresh one) under
-    /// `assumptions` within the time left for the query.
-    fn check_on(&self, solver: &Solver, assumptions: &[Bool]) -> SatResult {
-        if std::ptr::eq(solver, &self.solver) {
-            return self.check(assumptions);
-        }
-        let left = self.query_time();
-        solver.set_params(&crate::smt::query_limit(left));
-        self.timed_check(left, || solver.check_assumptions(assumptions))
+        };
+        self.solver.pop(2);
+        Enumerated::Done(match result {
+            Some(r) if r.cubes.is_empty() => None,
+            r => r,
+        })
     }
 
     /// The value of a predicate that is valid or unsatisfiable on its own
@@ -797,14 +725,14 @@ impl Abstractor {
         }
     }
 
-    /// Each predicate that the formula decides on its own (`solver` holds
+    /// Each predicate that the formula decides on its own (the solver holds
     /// the formula and the indicator definitions).
-    fn cartesian(&self, solver: &Solver, inds: &[Bool], preds: &[(u32, Bool)]) -> Region {
+    fn cartesian(&self, inds: &[Bool], preds: &[(u32, Bool)]) -> Region {
         let mut cube = Vec::new();
         for ((i, _), b) in preds.iter().zip(inds) {
-            if self.check_on(solver, &[b.not()]) == SatResult::Unsat {
+            if self.check(&[b.not()]) == SatResult::Unsat {
                 cube.push((*i, true));
-            } else if self.check_on(solver, std::slice::from_ref(b)) == SatResult::Unsat {
+            } else if self.check(std::slice::from_ref(b)) == SatResult::Unsat {
                 cube.push((*i, false));
             }
         }
@@ -1004,71 +932,6 @@ mod tests {
         // A contradiction in any group makes the whole block infeasible.
         let unsat = Bool::and(&[formula, w.eq(c(12))]);
         assert_eq!(abs.abstraction(&unsat, preds, false), None);
-    }
-
-    /// The cubes of an enumeration, sorted; `None` for an unsatisfiable
-    /// formula; a panic past the limit.
-    fn cubes_of(e: Option<Enumerated>) -> Option<Vec<Vec<Lit>>> {
-        match e.expect("decided in time") {
-            Enumerated::Done(r) => r.map(|r| {
-                let mut c = r.cubes;
-                c.sort();
-                c
-            }),
-            Enumerated::TooMany => panic!("past the limit"),
-        }
-    }
-
-    #[test]
-    fn the_fresh_solver_enumerates_what_the_incremental_one_does() {
-        let bv = |n: &str| BV::new_const(n, 32);
-        let c = |n: u64| BV::from_u64(n, 32);
-        let (x, y) = (bv("x"), bv("y"));
-        let formula = Bool::and(&[x.bvult(c(4)), y.eq(&x)]);
-        let preds = vec![(0, x.eq(c(0))), (1, y.bvugt(c(1))), (2, x.eq(c(7)))];
-        let abs = Abstractor::new(None);
-        let incremental = || {
-            abs.solver.push();
-            let r = abs.enumerate(&abs.solver, &formula, &preds, None);
-            abs.solver.pop(1);
-            cubes_of(r)
-        };
-        let fresh = cubes_of(abs.enumerate(&Solver::new(), &formula, &preds, None));
-        let expected = vec![
-            vec![(0, false), (1, false), (2, false)],
-            vec![(0, false), (1, true), (2, false)],
-            vec![(0, true), (1, false), (2, false)],
-        ];
-        assert_eq!(fresh.as_ref(), Some(&expected));
-        assert_eq!(incremental(), fresh);
-        // The incremental solver is left as it was: the same again.
-        assert_eq!(incremental(), fresh);
-        let unsat = Bool::and(&[formula.clone(), x.eq(c(9))]);
-        assert_eq!(
-            cubes_of(abs.enumerate(&Solver::new(), &unsat, &preds, None)),
-            None
-        );
-        let past = abs.enumerate(&Solver::new(), &formula, &preds, Some(2));
-        assert!(matches!(past, Some(Enumerated::TooMany)));
-    }
-
-    #[test]
-    fn past_the_cube_limit_both_solvers_give_the_cartesian_abstraction() {
-        let x = BV::new_const("x", 32);
-        let bit = |i: u32| x.extract(i, i).eq(BV::from_u64(1, 1));
-        // Bit 10 is set; bits 0..9 are free: 512 combinations.
-        let formula = bit(10);
-        let preds: Vec<(u32, Bool)> = (0..=10).map(|i| (i, bit(i))).collect();
-        let abs = Abstractor::new(None);
-        let expected = Some(vec![vec![(10, true)]]);
-        assert_eq!(
-            cubes_of(abs.enumerate(&Solver::new(), &formula, &preds, None)),
-            expected
-        );
-        abs.solver.push();
-        let r = abs.enumerate(&abs.solver, &formula, &preds, None);
-        abs.solver.pop(1);
-        assert_eq!(cubes_of(r), expected);
     }
 
     #[test]
