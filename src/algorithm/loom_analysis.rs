@@ -523,11 +523,23 @@ impl<'p> LoomAnalysis<'p> {
                                 clock.now().saturating_sub(t0),
                             );
                             // Each predicate goes where it was found; if
-                            // none is new there, the path's predicates are
+                            // none is new there, every block's
+                            // satisfiability is decided from then on, and
+                            // the next time, the path's predicates are
                             // tracked everywhere (an atom of a later point
                             // may be what an earlier one needs).
                             let mut stuck =
                                 !add_at_points(&mut self.predicates, &candidates, self.program);
+                            if stuck && !self.check_blocks {
+                                // The path came back with its predicates
+                                // tracked: its infeasibility may lie inside
+                                // a block that ends where nothing is tracked
+                                // (whose satisfiability is not decided).
+                                // Deciding every block's is cheaper than
+                                // tracking every predicate of the path.
+                                self.check_blocks = true;
+                                stuck = false;
+                            }
                             let candidates = if stuck {
                                 // The focused predicates were not enough:
                                 // those of every condition of the path.
@@ -550,14 +562,11 @@ impl<'p> LoomAnalysis<'p> {
                                 }
                             }
                             self.close_run(monitor);
-                            if stuck && self.check_blocks {
+                            if stuck {
                                 for p in props {
                                     report.given_up.push((p, "refinement found no new predicate for an infeasible error path".into()));
                                 }
                                 return report;
-                            }
-                            if stuck {
-                                self.check_blocks = true;
                             }
                             if self.refinements >= self.max_refinements {
                                 for p in self.open().iter() {
