@@ -323,3 +323,12 @@ fn an_analysis_under_ldv_assumptions_names_them_and_proves_nothing() {
     assert_eq!(cegar_at(&safe).verdict, Verdict::True);
     assert_eq!(under(&safe).verdict, Verdict::Unknown);
 }
+
+#[test]
+fn a_path_infeasible_inside_an_untracked_block_needs_no_more_predicates() {
+    let r = cegar("block_conflict_true.c");
+    assert_eq!(r.verdict, Verdict::True, "{:?}", r.reason);
+    // `x > 0` where the block starts, and deciding the block's
+    // satisfiability where it ends: not the predicates of `a` and `b`.
+    assert_eq!(r.stats.predicates, 1, "{:?}", r.stats);
+}
