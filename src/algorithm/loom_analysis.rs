@@ -535,8 +535,11 @@ impl<'p> LoomAnalysis<'p> {
                                 // tracked: its infeasibility may lie inside
                                 // a block that ends where nothing is tracked
                                 // (whose satisfiability is not decided).
-                                // Deciding every block's is cheaper than
-                                // tracking every predicate of the path.
+                                // That is tried first: every predicate of a
+                                // long path can make each abstraction
+                                // enumerate many cubes, though it may also
+                                // give a loop's invariant at once where
+                                // focused predicates unroll it.
                                 self.check_blocks = true;
                                 stuck = false;
                             }
