@@ -522,50 +522,37 @@ impl<'p> LoomAnalysis<'p> {
                                 props.iter().copied(),
                                 clock.now().saturating_sub(t0),
                             );
-                            // Each predicate goes where it was found; if
-                            // none is new there, every block's
-                            // satisfiability is decided from then on, and
-                            // the next time, the path's predicates are
-                            // tracked everywhere (an atom of a later point
-                            // may be what an earlier one needs).
-                            let mut stuck =
-                                !add_at_points(&mut self.predicates, &candidates, self.program);
-                            if stuck && !self.check_blocks {
-                                // The path came back with its predicates
-                                // tracked: its infeasibility may lie inside
-                                // a block that ends where nothing is tracked
-                                // (whose satisfiability is not decided).
-                                // That is tried first: every predicate of a
-                                // long path can make each abstraction
-                                // enumerate many cubes, though it may also
-                                // give a loop's invariant at once where
-                                // focused predicates unroll it.
-                                self.check_blocks = true;
-                                stuck = false;
-                            }
-                            let candidates = if stuck {
-                                // The focused predicates were not enough:
-                                // those of every condition of the path.
-                                let all = all_predicates(
-                                    &run_ref.cpa.data.enc,
-                                    self.program,
-                                    &trace,
-                                    deadline,
-                                );
-                                stuck = !add_at_points(&mut self.predicates, &all, self.program);
-                                all
-                            } else {
-                                candidates
-                            };
-                            if stuck {
-                                for (_, c) in candidates {
-                                    if self.predicates.add(c) {
-                                        stuck = false;
-                                    }
-                                }
-                            }
+                            // Each predicate goes where it was found. If
+                            // none is new there, the path came back with its
+                            // predicates tracked: its infeasibility may lie
+                            // inside a block that ends where nothing is
+                            // tracked (whose satisfiability is not decided),
+                            // so from then on every block's is. That is
+                            // tried first: every predicate of a long path
+                            // can make each abstraction enumerate many
+                            // cubes, though it may also give a loop's
+                            // invariant at once where focused predicates
+                            // unroll it. The next time, the predicates of
+                            // every condition of the path are tracked where
+                            // they were found, else everywhere (an atom of a
+                            // later point may be what an earlier one needs).
+                            let progress =
+                                add_at_points(&mut self.predicates, &candidates, self.program)
+                                    || !std::mem::replace(&mut self.check_blocks, true)
+                                    || {
+                                        let all = all_predicates(
+                                            &run_ref.cpa.data.enc,
+                                            self.program,
+                                            &trace,
+                                            deadline,
+                                        );
+                                        add_at_points(&mut self.predicates, &all, self.program)
+                                            || all.into_iter().fold(false, |new, (_, c)| {
+                                                self.predicates.add(c) || new
+                                            })
+                                    };
                             self.close_run(monitor);
-                            if stuck {
+                            if !progress {
                                 for p in props {
                                     report.given_up.push((p, "refinement found no new predicate for an infeasible error path".into()));
                                 }
