@@ -536,21 +536,34 @@ impl<'p> LoomAnalysis<'p> {
                             // every condition of the path are tracked where
                             // they were found, else everywhere (an atom of a
                             // later point may be what an earlier one needs).
-                            let progress =
-                                add_at_points(&mut self.predicates, &candidates, self.program)
-                                    || !std::mem::replace(&mut self.check_blocks, true)
-                                    || {
-                                        let all = all_predicates(
-                                            &run_ref.cpa.data.enc,
-                                            self.program,
-                                            &trace,
-                                            deadline,
-                                        );
-                                        add_at_points(&mut self.predicates, &all, self.program)
-                                            || all.into_iter().fold(false, |new, (_, c)| {
-                                                self.predicates.add(c) || new
-                                            })
-                                    };
+                            // A focused predicate that steps a loop (one
+                            // more `v == k` at a place with a run of them,
+                            // `Predicates::steps`) brings the predicates of
+                            // every condition of the path along, where they
+                            // were found: they may refute the path by other
+                            // means, or give the loop's invariant, where one
+                            // value per refinement takes as many
+                            // refinements as the loop runs.
+                            let program = self.program;
+                            let of_whole_path =
+                                || all_predicates(&run_ref.cpa.data.enc, program, &trace, deadline);
+                            let stepping = candidates
+                                .iter()
+                                .any(|(at, c)| self.predicates.steps(c, *at, program));
+                            let progress = {
+                                let new = add_at_points(&mut self.predicates, &candidates, program);
+                                if new && stepping {
+                                    add_at_points(&mut self.predicates, &of_whole_path(), program);
+                                }
+                                new
+                            } || !std::mem::replace(&mut self.check_blocks, true)
+                                || {
+                                    let all = of_whole_path();
+                                    add_at_points(&mut self.predicates, &all, program)
+                                        || all.into_iter().fold(false, |new, (_, c)| {
+                                            self.predicates.add(c) || new
+                                        })
+                                };
                             self.close_run(monitor);
                             if !progress {
                                 for p in props {

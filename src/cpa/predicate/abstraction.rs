@@ -161,6 +161,22 @@ impl Predicates {
         out
     }
 
+    /// Whether `term` is new at `at` and differs only in its numerals from
+    /// at least [`STEPPING_RUN`] predicates tracked there: refinement is
+    /// unrolling a loop one value at a time (`v == 0`, `v == 1`, ...).
+    pub fn steps(&self, term: &Bool, at: Option<LocId>, p: &Program) -> bool {
+        let tracked = self.at(at, p);
+        if self.known.get(term).is_some_and(|i| tracked.contains(i)) {
+            return false;
+        }
+        let shape = shape_of(&Dynamic::from_ast(term));
+        tracked
+            .iter()
+            .filter(|&&i| shape_of(&Dynamic::from_ast(&self.list[i as usize].term)) == shape)
+            .nth(STEPPING_RUN - 1)
+            .is_some()
+    }
+
     pub fn len(&self) -> usize {
         self.list.len()
     }
@@ -168,6 +184,34 @@ impl Predicates {
     pub fn is_empty(&self) -> bool {
         self.list.is_empty()
     }
+}
+
+/// How many predicates of one shape at one place make a new one of that
+/// shape a step of an unrolling ([`Predicates::steps`]). Short unrollings
+/// (a loop over 8 elements) are cheaper one value at a time than with the
+/// predicates of a whole path; a delay loop of 100 is not.
+pub const STEPPING_RUN: usize = 10;
+
+/// `t` printed with every numeral as `#`.
+fn shape_of(t: &Dynamic) -> String {
+    let n = t.num_children();
+    if !t.is_app() {
+        return t.to_string();
+    }
+    let decl = t.decl();
+    if n == 0 {
+        return match decl.kind() {
+            z3::DeclKind::BNUM | z3::DeclKind::ANUM => "#".into(),
+            _ => decl.name(),
+        };
+    }
+    let mut out = format!("({}", decl.name());
+    for c in t.children() {
+        out.push(' ');
+        out.push_str(&shape_of(&c));
+    }
+    out.push(')');
+    out
 }
 
 /// The names of the uninterpreted constants in `t`.
@@ -821,6 +865,26 @@ mod tests {
         assert_eq!(preds.at(None, &p), vec![0, 1], "unknown place: all");
         assert!(preds.add(pred(1)), "promoted to everywhere");
         assert_eq!(preds.at(Some(m), &p), vec![0, 1]);
+    }
+
+    #[test]
+    fn a_predicate_differing_only_in_a_numeral_from_enough_others_steps() {
+        let p = program();
+        let (f1, f2, _) = locations(&p);
+        let mut preds = Predicates::new(PredicateScope::Location);
+        let run = STEPPING_RUN as u64;
+        for k in 0..run - 1 {
+            assert!(preds.add_at(pred(k), Some(f1), &p));
+        }
+        assert!(!preds.steps(&pred(run), Some(f1), &p), "one too few");
+        assert!(preds.add_at(pred(run - 1), Some(f1), &p));
+        assert!(preds.steps(&pred(run), Some(f1), &p), "a run of its shape");
+        assert!(!preds.steps(&pred(1), Some(f1), &p), "tracked already");
+        assert!(!preds.steps(&pred(run), Some(f2), &p), "another place");
+        let other = BV::new_const("v2", 32).eq(BV::from_u64(run, 32));
+        assert!(!preds.steps(&other, Some(f1), &p), "another variable");
+        let below = BV::new_const("v1", 32).bvult(BV::from_u64(run, 32));
+        assert!(!preds.steps(&below, Some(f1), &p), "another relation");
     }
 
     #[test]
