@@ -332,3 +332,12 @@ fn a_path_infeasible_inside_an_untracked_block_needs_no_more_predicates() {
     // satisfiability where it ends: not the predicates of `a` and `b`.
     assert_eq!(r.stats.predicates, 1, "{:?}", r.stats);
 }
+
+#[test]
+fn refinement_that_unrolls_a_counter_takes_the_whole_path() {
+    let r = cegar("delay_loop_true.c");
+    assert_eq!(r.verdict, Verdict::True, "{:?}", r.reason);
+    // The loop runs 100 times: unrolled one value per refinement, it
+    // would need more refinements than `cegar` allows.
+    assert!(r.stats.refinements < 50, "{:?}", r.stats);
+}
