@@ -23,6 +23,8 @@ use crate::cfa::{LocId, Program};
 pub struct Predicate {
     pub term: Bool,
     pub symbols: Vec<String>,
+    /// The term with every numeral as `#` ([`Predicates::steps`]).
+    pub shape: String,
 }
 
 /// Where a predicate found by refinement is tracked.
@@ -90,8 +92,13 @@ impl Predicates {
         }
         let i = self.list.len() as u32;
         let symbols = symbols_of(&Dynamic::from_ast(&term));
+        let shape = shape_of(&Dynamic::from_ast(&term));
         self.known.insert(term.clone(), i);
-        self.list.push(Predicate { term, symbols });
+        self.list.push(Predicate {
+            term,
+            symbols,
+            shape,
+        });
         i
     }
 
@@ -172,7 +179,7 @@ impl Predicates {
         let shape = shape_of(&Dynamic::from_ast(term));
         tracked
             .iter()
-            .filter(|&&i| shape_of(&Dynamic::from_ast(&self.list[i as usize].term)) == shape)
+            .filter(|&&i| self.list[i as usize].shape == shape)
             .nth(STEPPING_RUN - 1)
             .is_some()
     }
