@@ -523,46 +523,49 @@ impl<'p> LoomAnalysis<'p> {
                                 clock.now().saturating_sub(t0),
                             );
                             // Each predicate goes where it was found. If
-                            // none is new there, the path came back with its
+                            // one steps a loop (one more `v == k` at a place
+                            // with a run of them, `Predicates::steps`), the
+                            // predicates of every condition of the path come
+                            // along, where they were found: they may refute
+                            // the path by other means, or give the loop's
+                            // invariant, where one value per refinement
+                            // takes as many refinements as the loop runs.
+                            //
+                            // If none is new, the path came back with its
                             // predicates tracked: its infeasibility may lie
                             // inside a block that ends where nothing is
                             // tracked (whose satisfiability is not decided),
                             // so from then on every block's is. That is
                             // tried first: every predicate of a long path
                             // can make each abstraction enumerate many
-                            // cubes, though it may also give a loop's
-                            // invariant at once where focused predicates
-                            // unroll it. The next time, the predicates of
-                            // every condition of the path are tracked where
-                            // they were found, else everywhere (an atom of a
+                            // cubes. The next time, the predicates of every
+                            // condition of the path are tracked where they
+                            // were found, else everywhere (an atom of a
                             // later point may be what an earlier one needs).
-                            // A focused predicate that steps a loop (one
-                            // more `v == k` at a place with a run of them,
-                            // `Predicates::steps`) brings the predicates of
-                            // every condition of the path along, where they
-                            // were found: they may refute the path by other
-                            // means, or give the loop's invariant, where one
-                            // value per refinement takes as many
-                            // refinements as the loop runs.
                             let program = self.program;
                             let of_whole_path =
                                 || all_predicates(&run_ref.cpa.data.enc, program, &trace, deadline);
                             let stepping = candidates
                                 .iter()
                                 .any(|(at, c)| self.predicates.steps(c, *at, program));
-                            let progress = {
-                                let new = add_at_points(&mut self.predicates, &candidates, program);
-                                if new && stepping {
-                                    add_at_points(&mut self.predicates, &of_whole_path(), program);
-                                }
-                                new
-                            } || !std::mem::replace(&mut self.check_blocks, true)
-                                || {
-                                    let all = of_whole_path();
-                                    add_at_points(&mut self.predicates, &all, program)
-                                        || all.into_iter().fold(false, |new, (_, c)| {
-                                            self.predicates.add(c) || new
-                                        })
+                            let progress =
+                                if add_at_points(&mut self.predicates, &candidates, program) {
+                                    if stepping {
+                                        add_at_points(
+                                            &mut self.predicates,
+                                            &of_whole_path(),
+                                            program,
+                                        );
+                                    }
+                                    true
+                                } else {
+                                    !std::mem::replace(&mut self.check_blocks, true) || {
+                                        let all = of_whole_path();
+                                        add_at_points(&mut self.predicates, &all, program)
+                                            || all.into_iter().fold(false, |new, (_, c)| {
+                                                self.predicates.add(c) || new
+                                            })
+                                    }
                                 };
                             self.close_run(monitor);
                             if !progress {
