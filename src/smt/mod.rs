@@ -59,6 +59,14 @@
 //!   size up to [`MAX_FILL`] bytes succeeds (returns 0) and writes
 //!   fresh bytes, which the user can send, so a path feasible with them is
 //!   real;
+//! - in the analysis, a kernel function known to write only a span from
+//!   its first argument (`memset`, `copy_from_user`, `snprintf`, ...), of a
+//!   constant length up to [`MAX_FILL`] bytes at a fixed address, leaves
+//!   the rest of memory alone: every cell that overlaps the span gets a
+//!   fresh value ([`Encoder::overwrite_span`]), zero inside the span for
+//!   `memset(p, 0, n)`; any other span makes all memory havoc arrays, as
+//!   for any other writing function (an exact path check records the span
+//!   as a clobber, above);
 //! - `memcpy` and `memmove` (also as `__builtin_memcpy`) of a constant
 //!   length up to [`MAX_FILL`] bytes copy every width's cells that fit in
 //!   the span ([`Encoder::copy`]), in the analysis and in a path check:
@@ -846,6 +854,36 @@ impl<'p> Encoder<'p> {
             }
         }
         self.note_span(a, self.c64(n), contents);
+        true
+    }
+
+    /// Writes the `n` bytes from `a` outside an exact path check (a kernel
+    /// function that writes a span of constant length): a cell of any width
+    /// inside the span gets zero if `zeroes` (`memset(a, 0, n)`), a fresh
+    /// value otherwise; a cell that reaches over either end of the span
+    /// gets a fresh value. So whatever a later read of the span sees is
+    /// possible, and the rest of memory keeps its contents. Only for at
+    /// most [`MAX_FILL`] bytes at a fixed address (a global or local
+    /// object): stores at a symbolic address would make every later read
+    /// a case split for the solver. Returns whether it did.
+    pub fn overwrite_span(&self, st: &mut SymState, a: &BV, n: u64, zeroes: bool) -> bool {
+        let Some(a) = interrupt::simplified(a).as_u64().filter(|_| n <= MAX_FILL) else {
+            return false;
+        };
+        for (k, &w) in WIDTHS.iter().enumerate() {
+            let bytes = u64::from(w / 8);
+            // Cells start from `bytes - 1` before the span to its last byte.
+            for start in 0..n + bytes - 1 {
+                let inside = start >= bytes - 1 && start + 1 <= n;
+                let v = if zeroes && inside {
+                    BV::from_u64(0, w)
+                } else {
+                    self.fresh(w)
+                };
+                let at = self.c64(a.wrapping_add(start).wrapping_sub(bytes - 1));
+                st.mem[k] = st.mem[k].store(&at, &v);
+            }
+        }
         true
     }
 
@@ -1968,6 +2006,47 @@ mod tests {
         let a = p.bvadd(c(20));
         s.assert(read(&a).eq(mem.select(&a).as_bv().unwrap()).not());
         assert_eq!(s.check(), z3::SatResult::Unsat);
+    }
+
+    #[test]
+    fn an_overwritten_span_changes_only_the_cells_that_overlap_it() {
+        use z3::ast::Ast;
+        let p = crate::frontend::parse_source(
+            "t.c",
+            "int main(void) { return 0; }",
+            &crate::frontend::FrontendOptions::default(),
+        )
+        .unwrap();
+        let enc = super::Encoder::new(&p);
+        let at = |n: u64| BV::from_u64(n, 64);
+        let k32 = super::width_class(32);
+        // Whether the 32-bit cell at `a` may differ from its value before.
+        let changed = |zeroes: bool, a: u64| {
+            let mut st = enc.initial();
+            let before = st.mem[k32].select(&at(a)).as_bv().unwrap();
+            assert!(enc.overwrite_span(&mut st, &at(0x100), 8, zeroes));
+            let after = st.mem[k32].select(&at(a)).as_bv().unwrap();
+            let s = z3::Solver::new();
+            s.assert(&after.eq(&before).not());
+            (s.check() == z3::SatResult::Sat, after)
+        };
+        // Inside: fresh, or zero for memset(p, 0, n).
+        assert!(changed(false, 0x104).0);
+        assert_eq!(changed(true, 0x104).1.simplify().as_u64(), Some(0));
+        // Reaching over either end of the span: fresh even when zeroing.
+        for a in [0x0fd, 0x105] {
+            let (differs, v) = changed(true, a);
+            assert!(differs && v.simplify().as_u64().is_none(), "{a:#x}");
+        }
+        // Elsewhere: unchanged.
+        for a in [0x0fc, 0x108] {
+            assert!(!changed(false, a).0, "{a:#x}");
+        }
+        // Longer spans, and spans at a symbolic address, are not modelled.
+        let mut st = enc.initial();
+        assert!(!enc.overwrite_span(&mut st, &at(0x100), super::MAX_FILL + 1, false));
+        let p = BV::new_const("p", 64);
+        assert!(!enc.overwrite_span(&mut st, &p, 8, false));
     }
 
     #[test]

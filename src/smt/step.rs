@@ -245,7 +245,7 @@ fn external_call(
             }
         }
         let clobber = match &writer {
-            Some(w) if writes && enc.recording() => clobbered_span(enc, st, w, args, lhs.is_some()),
+            Some(w) if writes => clobbered_span(enc, st, w, args, lhs.is_some()),
             _ => None,
         };
         let clobber = clobber
@@ -253,11 +253,24 @@ fn external_call(
         if let Some(c) = clobber {
             length_result = c.arbitrary_length;
             let n = crate::smt::interrupt::simplified(&c.len).as_u64();
-            copied_input = enc.user_input_in_force()
-                && crate::smt::copies_from_user(name)
-                && n.is_some_and(|n| enc.fill(st, &c.dst, n, SpanContents::Input));
-            if !copied_input {
-                enc.note_clobber(&c.dst, c.len);
+            if enc.recording() {
+                copied_input = enc.user_input_in_force()
+                    && crate::smt::copies_from_user(name)
+                    && n.is_some_and(|n| enc.fill(st, &c.dst, n, SpanContents::Input));
+                if !copied_input {
+                    enc.note_clobber(&c.dst, c.len);
+                }
+            } else {
+                // Outside a path check, only the span changes; `memset(p, 0,
+                // n)` zeroes it.
+                let zeroes = writer.as_ref().is_some_and(|w| w.sets)
+                    && args.get(1).is_some_and(|v| {
+                        let v = enc.eval(st, v);
+                        crate::smt::interrupt::simplified(&v).as_u64() == Some(0)
+                    });
+                if !n.is_some_and(|n| enc.overwrite_span(st, &c.dst, n, zeroes)) {
+                    enc.havoc_memory(st);
+                }
             }
             if let (Some(l), true) = (lhs, c.returns_dst) {
                 for a in args {
@@ -397,6 +410,8 @@ struct Writer {
     length_result: bool,
     /// Whether it copies its second argument's bytes (`memcpy`, `memmove`).
     copies: bool,
+    /// Whether it sets every byte to its second argument (`memset`).
+    sets: bool,
 }
 
 impl Writer {
@@ -418,6 +433,7 @@ impl Writer {
             returns_dst,
             length_result,
             copies: matches!(base, "memcpy" | "memmove"),
+            sets: base == "memset",
         })
     }
 }
