@@ -386,6 +386,9 @@ fn format_bound(fmt: &str) -> Option<u64> {
         }
         match b.get(i)? {
             b'%' => bound += 1,
+            // The kernel's `%p` extensions (`%pI6`, `%pS`, `%pV`, ...) print
+            // names, addresses and nested formats: unbounded.
+            b'p' if b.get(i + 1).is_some_and(u8::is_ascii_alphanumeric) => return None,
             b'd' | b'i' | b'u' | b'x' | b'X' | b'o' | b'c' | b'p' => {
                 bound += width.max(precision.saturating_add(2)).max(24)
             }
@@ -592,7 +595,10 @@ mod tests {
         assert_eq!(format_bound("%%"), Some(2));
         assert_eq!(format_bound("%08lx-%.30u"), Some(24 + 1 + 32 + 1));
         assert_eq!(format_bound("%64d"), Some(64 + 1));
-        for unbounded in ["%s", "name %s", "%*d", "%.*d", "%f", "%n", "%"] {
+        assert_eq!(format_bound("%p."), Some(24 + 1 + 1));
+        for unbounded in [
+            "%s", "name %s", "%*d", "%.*d", "%f", "%n", "%", "%pI6", "%pS",
+        ] {
             assert_eq!(format_bound(unbounded), None, "{unbounded}");
         }
         assert_eq!(format_bound(&"x".repeat(5000)), None);
