@@ -874,7 +874,7 @@ impl<'p> Encoder<'p> {
             let bytes = u64::from(w / 8);
             // Cells start from `bytes - 1` before the span to its last byte.
             for start in 0..n + bytes - 1 {
-                let inside = start >= bytes - 1 && start + 1 <= n;
+                let inside = start >= bytes - 1 && start < n;
                 let v = if zeroes && inside {
                     BV::from_u64(0, w)
                 } else {
@@ -2027,7 +2027,7 @@ mod tests {
             assert!(enc.overwrite_span(&mut st, &at(0x100), 8, zeroes));
             let after = st.mem[k32].select(&at(a)).as_bv().unwrap();
             let s = z3::Solver::new();
-            s.assert(&after.eq(&before).not());
+            s.assert(after.eq(&before).not());
             (s.check() == z3::SatResult::Sat, after)
         };
         // Inside: fresh, or zero for memset(p, 0, n).
