@@ -1899,15 +1899,20 @@ mod tests {
         assert_eq!(inconsistent_access(&two, &model), Some((1, Some(0))));
     }
 
-    #[test]
-    fn numerals_are_folded_as_z3_would_compute_them() {
-        use z3::ast::Ast;
-        let p = crate::frontend::parse_source(
+    /// A program with nothing but an empty `main`, for an encoder.
+    fn empty_program() -> crate::cfa::Program {
+        crate::frontend::parse_source(
             "t.c",
             "int main(void) { return 0; }",
             &crate::frontend::FrontendOptions::default(),
         )
-        .unwrap();
+        .unwrap()
+    }
+
+    #[test]
+    fn numerals_are_folded_as_z3_would_compute_them() {
+        use z3::ast::Ast;
+        let p = empty_program();
         let enc = super::Encoder::new(&p);
         let values = [0u64, 1, 0x7f, 0x80, 0xff, 0x1234, 0x8000_0000, u64::MAX];
         for &n in &values {
@@ -2011,12 +2016,7 @@ mod tests {
     #[test]
     fn an_overwritten_span_changes_only_the_cells_that_overlap_it() {
         use z3::ast::Ast;
-        let p = crate::frontend::parse_source(
-            "t.c",
-            "int main(void) { return 0; }",
-            &crate::frontend::FrontendOptions::default(),
-        )
-        .unwrap();
+        let p = empty_program();
         let enc = super::Encoder::new(&p);
         let at = |n: u64| BV::from_u64(n, 64);
         let k32 = super::width_class(32);
