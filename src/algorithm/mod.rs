@@ -8,5 +8,6 @@ pub mod reachability;
 pub mod refine;
 pub mod sdc;
 pub mod symexec;
+pub mod unsat_core;
 pub mod value_search;
 pub mod verify;

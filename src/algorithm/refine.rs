@@ -34,6 +34,7 @@ use z3::ast::{Ast, Bool, Dynamic};
 use z3::{DeclKind, SatResult, Solver};
 
 use crate::algorithm::sdc::thread_cpu_time;
+use crate::algorithm::unsat_core::{core_by_checks, minimal_core};
 use crate::cfa::{LocId, Program};
 use crate::cpa::predicate::trace::{
     abstraction_points, execute, pick_path, transition, Conditions, Key, Trace, TraceNode,
@@ -579,8 +580,8 @@ const MAX_SEPARATED_PAIRS: usize = 64;
 
 /// The step conditions of an infeasible abstract error path that its
 /// infeasibility needs: an unsat core over one tracking literal per
-/// condition (minimised by Z3). `None` if the solver does not find one in
-/// time.
+/// condition ([`minimal_core`], or [`core_by_checks`] if that check is
+/// undecided). `None` if neither finds one in time.
 fn needed_conditions(
     enc: &Encoder,
     p: &Program,
@@ -600,7 +601,19 @@ fn needed_conditions(
     });
     let params = crate::smt::query_limit(limit);
     let literals: Vec<Bool> = exec.tracks.iter().map(|(_, t)| t.clone()).collect();
-    let (result, core) = minimal_core(&solver, params, &literals);
+    let (mut result, mut core) = minimal_core(&solver, params, &literals);
+    if result == SatResult::Unknown {
+        // The plain check found the path infeasible: checks with the
+        // literals asserted may decide where assumptions did not.
+        let budget = deadline.map_or(CORE_BY_CHECKS_LIMIT, |d| {
+            d.saturating_sub(thread_cpu_time())
+                .min(CORE_BY_CHECKS_LIMIT)
+        });
+        core = core_by_checks(&exec.guard, &literals, budget);
+        if core.is_some() {
+            result = SatResult::Unsat;
+        }
+    }
     let core = core.map(|ix| {
         ix.into_iter()
             .map(|i| exec.tracks[i].0)
@@ -619,61 +632,12 @@ fn needed_conditions(
     core
 }
 
-/// A minimised unsat core of `solver`'s assertions under the tracking
-/// `literals` (checked with `params`): the check's result and, if it is
-/// `Unsat`, the indices of the literals in the core.
-///
-/// The core Z3 reports is minimised by deletion: a literal goes if the
-/// others are still unsatisfiable within [`CORE_MINIMIZATION`] (Z3's own
-/// `core.minimize` runs when the core is read, with no limit, and took
-/// seconds for checks of milliseconds). Cores of more than
-/// [`MAX_MINIMIZED_CORE`] literals are left as they are.
-fn minimal_core(
-    solver: &Solver,
-    params: z3::Params,
-    literals: &[Bool],
-) -> (SatResult, Option<Vec<usize>>) {
-    solver.set_params(&params);
-    let result = crate::smt::interrupt::checking(|| solver.check_assumptions(literals));
-    if result != SatResult::Unsat {
-        return (result, None);
-    }
-    let index: HashMap<&Bool, usize> = literals.iter().zip(0..).collect();
-    let mut core: Vec<usize> = solver
-        .get_unsat_core()
-        .iter()
-        .filter_map(|t| index.get(t).copied())
-        .collect();
-    if core.len() <= 1 || core.len() > MAX_MINIMIZED_CORE {
-        return (result, Some(core));
-    }
-    solver.set_params(&crate::smt::query_limit(CORE_MINIMIZATION));
-    let mut k = 0;
-    while k < core.len() && core.len() > 1 {
-        let others: Vec<Bool> = core
-            .iter()
-            .enumerate()
-            .filter(|&(n, _)| n != k)
-            .map(|(_, &i)| literals[i].clone())
-            .collect();
-        if crate::smt::interrupt::checking(|| solver.check_assumptions(&others)) == SatResult::Unsat
-        {
-            core.remove(k);
-        } else {
-            k += 1;
-        }
-    }
-    (result, Some(core))
-}
-
-/// The largest unsat core [`minimal_core`] minimises.
-const MAX_MINIMIZED_CORE: usize = 16;
-
-/// The effort one check of the core minimisation may take.
-const CORE_MINIMIZATION: Duration = Duration::from_millis(200);
-
 /// The effort finding the conditions an infeasible path needs may take.
 const NEEDED_CONDITIONS_LIMIT: Duration = Duration::from_secs(2);
+
+/// The effort finding them by checks with asserted literals may take, when
+/// the check under assumptions was undecided.
+const CORE_BY_CHECKS_LIMIT: Duration = Duration::from_secs(8);
 
 /// The candidate predicates of an infeasible abstract error path with
 /// every condition considered, not only those its infeasibility needs
