@@ -70,16 +70,6 @@ const REFINEMENT_BUDGET: Duration = Duration::from_secs(5);
 /// At most this many abstraction points (the last ones) are refined.
 const MAX_REFINED_POINTS: usize = 400;
 
-fn solver_with_deadline(deadline: Option<Duration>) -> Solver {
-    let s = Solver::new();
-    if let Some(d) = deadline {
-        s.set_params(&crate::smt::query_limit(
-            d.saturating_sub(thread_cpu_time()),
-        ));
-    }
-    s
-}
-
 /// Analyses the abstract error path ending in `target` (property `property`).
 pub fn check_path(
     enc: &Encoder,
@@ -90,7 +80,7 @@ pub fn check_path(
 ) -> PathCheck {
     let t0 = thread_cpu_time();
     let exec = execute(enc, p, target, None, Conditions::All);
-    let solver = solver_with_deadline(deadline);
+    let solver = crate::smt::solver_until(deadline);
     solver.assert(&exec.guard);
     let t1 = thread_cpu_time();
     let feasible = crate::smt::interrupt::checking(|| solver.check());
@@ -312,7 +302,7 @@ fn exact_path_once(q: ExactPath, apart: &mut Separations) -> Option<PathCheck> {
         property,
         deadline,
     } = q;
-    let solver = solver_with_deadline(deadline);
+    let solver = crate::smt::solver_until(deadline);
     let describe = |t: &Transition| {
         CexStep::of(p, t, None, None).map(|s| format!("{}:{}: {}", s.file, s.line, s.op))
     };

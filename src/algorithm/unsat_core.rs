@@ -81,13 +81,13 @@ const CORE_MINIMIZATION: Duration = Duration::from_millis(200);
 /// decided; a check left undecided keeps literals in it. `None` if the
 /// checks together would take more than `budget` of CPU time.
 pub fn core_by_checks(guard: &Bool, literals: &[Bool], budget: Duration) -> Option<Vec<usize>> {
-    let mut checks = SubsetChecks {
+    let checks = SubsetChecks {
         guard,
         literals,
         deadline: thread_cpu_time() + budget,
     };
     let all: Vec<usize> = (0..literals.len()).collect();
-    let mut core = quick_xplain(&mut checks, &mut Vec::new(), false, &all)?;
+    let mut core = quick_xplain(&checks, &mut Vec::new(), false, &all)?;
     core.sort_unstable();
     Some(core)
 }
@@ -105,10 +105,12 @@ impl SubsetChecks<'_> {
     /// (undecided within [`SUBSET_CHECK_LIMIT`]: taken as satisfiable, which
     /// keeps literals in the core and so only costs minimality); `None`
     /// once the deadline has passed.
-    fn unsat(&mut self, subset: &[usize]) -> Option<bool> {
-        let left = self.deadline.checked_sub(thread_cpu_time())?;
-        let solver = Solver::new();
-        solver.set_params(&crate::smt::query_limit(left.min(SUBSET_CHECK_LIMIT)));
+    fn unsat(&self, subset: &[usize]) -> Option<bool> {
+        let now = thread_cpu_time();
+        if now >= self.deadline {
+            return None;
+        }
+        let solver = crate::smt::solver_until(Some(self.deadline.min(now + SUBSET_CHECK_LIMIT)));
         solver.assert(self.guard);
         for &i in subset {
             solver.assert(&self.literals[i]);
@@ -129,7 +131,7 @@ const SUBSET_CHECK_LIMIT: Duration = Duration::from_millis(300);
 /// being dropped: every returned set is unsatisfiable with the background
 /// all the same.
 fn quick_xplain(
-    checks: &mut SubsetChecks,
+    checks: &SubsetChecks,
     background: &mut Vec<usize>,
     added: bool,
     candidates: &[usize],

@@ -104,6 +104,18 @@ pub fn incremental_solver() -> z3::Solver {
     z3::Solver::new_for_logic("QF_AUFBV").unwrap_or_default()
 }
 
+/// A solver for one plain check (Z3 preprocesses its assertions) that gives
+/// up at `deadline`, absolute thread CPU time, if there is one.
+pub fn solver_until(deadline: Option<std::time::Duration>) -> z3::Solver {
+    let s = z3::Solver::new();
+    if let Some(d) = deadline {
+        s.set_params(&query_limit(
+            d.saturating_sub(crate::algorithm::sdc::thread_cpu_time()),
+        ));
+    }
+    s
+}
+
 /// Solver parameters that bound one query by about `budget` of CPU time.
 ///
 /// A resource limit, not Z3's `timeout`: timeouts run on Z3's timer thread
