@@ -43,7 +43,7 @@ use crate::cpa::Transition;
 use crate::report::{CexStep, Counterexample};
 use crate::smt::interrupt::simplified;
 use crate::smt::step::apply;
-use crate::smt::{disjoint, inconsistent_accesses, Encoder};
+use crate::smt::{deferred_reads, disjoint, inconsistent_accesses, Encoder};
 
 /// The outcome of analysing an abstract error path.
 pub enum PathCheck {
@@ -281,20 +281,41 @@ struct ExactPath<'a, 'p> {
 /// the writes to fixed addresses ([`crate::smt::fixed_writes`]), and again
 /// without if the path is unsatisfiable with their side conditions.
 fn exact_path_keeping_apart(q: ExactPath, apart: &mut Separations) -> PathCheck {
-    q.enc.fixed_writes.set_enabled(true);
-    let first = exact_path_once(q, apart);
-    q.enc.fixed_writes.set_enabled(false);
-    first.unwrap_or_else(|| {
-        apart.pairs.clear();
+    for fixed in [true, false] {
+        q.enc.fixed_writes.set_enabled(fixed);
+        let result = exact_path_deferring_first(q, apart);
+        q.enc.fixed_writes.set_enabled(false);
+        if let Some(result) = result {
+            return result;
+        }
         // Without reads past fixed writes there are no side conditions.
-        exact_path_once(q, apart).unwrap_or(PathCheck::Imprecise(None))
-    })
+        apart.pairs.clear();
+    }
+    PathCheck::Imprecise(None)
 }
 
-/// One exact execution of the path keeping the pairs of `apart` apart;
-/// `None` if it is unsatisfiable with side conditions of reads past fixed
-/// writes (which decides nothing).
-fn exact_path_once(q: ExactPath, apart: &mut Separations) -> Option<PathCheck> {
+/// [`exact_path_once`] with reads deferred, and again without deferral if
+/// that gave deferral up (its restrictions kept ruling the path out).
+fn exact_path_deferring_first(q: ExactPath, apart: &mut Separations) -> Option<PathCheck> {
+    let result = exact_path_once(q, apart, true);
+    if result.is_none() && q.enc.deferred_reads.gave_up() {
+        return exact_path_once(q, apart, false);
+    }
+    result
+}
+
+/// One exact execution of the path keeping the pairs of `apart` apart,
+/// with reads deferred if `defer` and [`defers_reads`]; `None` if it is
+/// unsatisfiable with side conditions of reads past fixed writes, or gave
+/// deferral up (either decides nothing).
+///
+/// Deferred reads ([`deferred_reads`]): a read the model got wrong is
+/// restricted to the store the model has it read from, under a literal of
+/// its own; the checks assume the literals, and the reads whose
+/// restrictions an unsat core names are deferred again. A model with no
+/// read wrong satisfies every read's definition; an unsat core without
+/// restrictions makes the path unsatisfiable with all of them.
+fn exact_path_once(q: ExactPath, apart: &mut Separations, defer: bool) -> Option<PathCheck> {
     let ExactPath {
         enc,
         p,
@@ -311,7 +332,7 @@ fn exact_path_once(q: ExactPath, apart: &mut Separations) -> Option<PathCheck> {
     let mut condition_steps: Vec<usize> = Vec::new();
     // Whether reads past fixed writes made side conditions.
     let mut side_conditions = false;
-    let ((st, values, first_inexact, first_havoc, access_ends), accesses) =
+    let mut execute = || {
         enc.recording_accesses(|| {
             let mut st = enc.initial();
             let mut values = Vec::with_capacity(path.len());
@@ -341,7 +362,22 @@ fn exact_path_once(q: ExactPath, apart: &mut Separations) -> Option<PathCheck> {
                 access_ends.push(enc.access_count());
             }
             (st, values, first_inexact, first_havoc, access_ends)
-        });
+        })
+    };
+    // Under LDV's assumptions reads see the whole path's writes; they are
+    // decided lazily (`deferred_reads`).
+    let (((st, values, first_inexact, first_havoc, access_ends), accesses), deferred) =
+        if defer && defers_reads(enc) {
+            enc.deferred_reads.deferring(execute)
+        } else {
+            (execute(), Vec::new())
+        };
+    // Per deferred read: whether it is defined, and the literal its
+    // restriction to the model's store is under, while it is.
+    let mut defined = vec![false; deferred.len()];
+    let mut restriction: Vec<Option<Bool>> = vec![None; deferred.len()];
+    let mut definition_rounds = 0;
+    let mut relaxations = 0;
     if !st.exact {
         return Some(PathCheck::Imprecise(first_inexact));
     }
@@ -371,14 +407,42 @@ fn exact_path_once(q: ExactPath, apart: &mut Separations) -> Option<PathCheck> {
     let mut separations = 0;
     let model = loop {
         let t0 = thread_cpu_time();
-        let r = crate::smt::interrupt::checking(|| solver.check());
+        let assumed: Vec<Bool> = restriction.iter().flatten().cloned().collect();
+        let r = crate::smt::interrupt::checking(|| {
+            if assumed.is_empty() {
+                solver.check()
+            } else {
+                solver.check_assumptions(&assumed)
+            }
+        });
         if crate::algorithm::cegar::tracing() {
             eprintln!(
-                "exact path: {} steps, {} conditions, {separations} separations: {r:?} in {:.2}s",
+                "exact path: {} steps, {} conditions, {separations} separations, {} of {} deferred reads defined: {r:?} in {:.2}s",
                 path.len(),
                 conditions.len(),
+                defined.iter().filter(|&&d| d).count(),
+                deferred.len(),
                 (thread_cpu_time() - t0).as_secs_f64()
             );
+        }
+        if r == SatResult::Unsat && !assumed.is_empty() {
+            // The reads whose restrictions the path is unsatisfiable with
+            // are deferred again: the next model's stores restrict them.
+            let core = solver.get_unsat_core();
+            if !core.is_empty() {
+                relaxations += 1;
+                if relaxations > MAX_RELAXATIONS {
+                    enc.deferred_reads.set_gave_up();
+                    return None;
+                }
+                for (i, lit) in restriction.iter_mut().enumerate() {
+                    if lit.as_ref().is_some_and(|l| core.contains(l)) {
+                        *lit = None;
+                        defined[i] = false;
+                    }
+                }
+                continue;
+            }
         }
         match r {
             SatResult::Sat => {}
@@ -403,6 +467,25 @@ fn exact_path_once(q: ExactPath, apart: &mut Separations) -> Option<PathCheck> {
         let Some(model) = solver.get_model() else {
             return Some(PathCheck::Unknown);
         };
+        let wrong = deferred_reads::wrong_under(&deferred, &defined, &model);
+        if !wrong.is_empty() {
+            // Each read the model got wrong reads from the write the model
+            // has it read from, under a literal of its own; past a few
+            // rounds, every read at once.
+            definition_rounds += 1;
+            let all = definition_rounds > MAX_DEFINITION_ROUNDS;
+            for (i, read) in deferred.iter().enumerate() {
+                if !defined[i] && (all || wrong.binary_search(&i).is_ok()) {
+                    let lit = Bool::new_const(format!("restrict_rd{i}_{definition_rounds}"));
+                    for c in deferred_reads::as_in_model(read, &model) {
+                        solver.assert(lit.implies(&c));
+                    }
+                    restriction[i] = Some(lit);
+                    defined[i] = true;
+                }
+            }
+            continue;
+        }
         let found = inconsistent_accesses(&accesses, &model, MAX_SEPARATED_PAIRS);
         let Some(&(i, other)) = found.first() else {
             break model;
@@ -428,13 +511,32 @@ fn exact_path_once(q: ExactPath, apart: &mut Separations) -> Option<PathCheck> {
         separations += 1;
     };
     if st.havocked {
+        // Deferred reads stand for their terms, which may mention havoc
+        // symbols: the checks below look at the path without deferral.
+        let resolving = deferred_reads::resolving(&deferred);
+        let pairs: Vec<(&Dynamic, &Dynamic)> = resolving.iter().map(|(a, b)| (a, b)).collect();
+        let resolved = |t: &Dynamic| {
+            if pairs.is_empty() {
+                t.clone()
+            } else {
+                t.substitute(&pairs)
+            }
+        };
+        let conditions: Vec<Bool> = conditions
+            .iter()
+            .map(|c| {
+                resolved(&Dynamic::from_ast(c))
+                    .as_bool()
+                    .expect("a condition")
+            })
+            .collect();
         // An access whose address depends on a havoc value may overlap
         // others in real memory in ways the arrays do not show, whatever
         // the path condition says.
         let mut scan = crate::smt::HavocScan::default();
         if let Some(i) = accesses
             .iter()
-            .position(|a| scan.mentions_havoc(&Dynamic::from_ast(&a.address)))
+            .position(|a| scan.mentions_havoc(&resolved(&Dynamic::from_ast(&a.address))))
         {
             let step = Separations::place(&access_ends, i).0;
             let at = path.get(step).and_then(describe).unwrap_or_default();
@@ -557,6 +659,21 @@ fn independent_of_havoc(
     solver.assert(Bool::and(&refs).substitute(&pairs).not());
     crate::smt::interrupt::checking(|| solver.check())
 }
+
+/// Whether an exact path check defers reads over stores
+/// ([`deferred_reads`]): under LDV's assumptions, where reads see every
+/// write of the path.
+fn defers_reads(enc: &Encoder) -> bool {
+    enc.ldv_assumptions_in_force()
+}
+
+/// How many rounds of an exact path check restrict only the deferred
+/// reads its model got wrong; later rounds restrict all the others too.
+const MAX_DEFINITION_ROUNDS: usize = 16;
+
+/// How many times an exact path check lifts restrictions of deferred
+/// reads it is unsatisfiable with before it gives deferral up.
+const MAX_RELAXATIONS: usize = 16;
 
 /// CPU time the havoc check of one path may take.
 const HAVOC_CHECK_LIMIT: Duration = Duration::from_secs(1);

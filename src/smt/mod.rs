@@ -84,6 +84,7 @@ use crate::hash::HashMap;
 use z3::ast::{Array, Bool, BV};
 use z3::Sort;
 
+pub mod deferred_reads;
 pub mod fixed_writes;
 pub mod interrupt;
 pub mod step;
@@ -272,6 +273,9 @@ pub struct Encoder<'p> {
     /// While recording: reads through symbolic pointers past the writes
     /// to fixed addresses, with their side conditions.
     pub fixed_writes: fixed_writes::FixedWrites,
+    /// While an exact path check defers reads over stores
+    /// ([`deferred_reads`]): the reads deferred.
+    pub deferred_reads: deferred_reads::DeferredReads,
     /// Numerals made so far, by value and width ([`Encoder::num`]).
     numerals: std::cell::RefCell<HashMap<(u64, u32), BV>>,
     /// While an error path is checked with user input
@@ -805,7 +809,12 @@ impl<'p> Encoder<'p> {
         } else {
             read_over_writes(&st.mem[k], a)
         };
-        read.as_bv().unwrap_or_else(|| self.fresh(WIDTHS[k]))
+        match read.as_bv() {
+            Some(read) => self
+                .deferred_reads
+                .defer(read, || format!("rd{}", self.next_fresh())),
+            None => self.fresh(WIDTHS[k]),
+        }
     }
 
     fn note_access(&self, a: &BV, k: usize, write: bool) {
@@ -979,6 +988,7 @@ impl<'p> Encoder<'p> {
             observed_labels: Default::default(),
             effects: Default::default(),
             fixed_writes: Default::default(),
+            deferred_reads: Default::default(),
             numerals: Default::default(),
         }
     }

@@ -1,0 +1,260 @@
+//! Reads through store chains, decided lazily on an exact path check.
+//!
+//! Under LDV's assumptions kernel functions leave the module's memory
+//! alone, so a read on a long error path sees every write before it: a
+//! `select` over a store chain of thousands of writes through symbolic
+//! pointers, where the solver must decide for each write whether the
+//! addresses meet. On real modules such a path check can run for minutes,
+//! while the same path with those reads as free values is decided at once.
+//!
+//! While deferral is on ([`DeferredReads::deferring`]), a read whose term
+//! is still a `select` over stores stands for a fresh symbol, and the pair
+//! (symbol, term) is kept. The path check (`algorithm::refine`) then asks
+//! for a model of the path with the symbols free, evaluates each kept term
+//! under it ([`wrong_under`]), and restricts the reads the model got wrong
+//! to the store the model has them read from ([`as_in_model`]), until no
+//! read is wrong: that model satisfies every read's definition, so it is a
+//! model of the full path. A path unsatisfiable with the reads free, or
+//! with restrictions an unsat core does not name, is unsatisfiable with
+//! the definitions too.
+
+use std::cell::{Cell, RefCell};
+
+use z3::ast::{Ast, Bool, Dynamic, BV};
+
+/// A read standing for a fresh symbol: the symbol and the read's term.
+#[derive(Clone)]
+pub struct DeferredRead {
+    pub symbol: BV,
+    pub term: BV,
+}
+
+impl DeferredRead {
+    /// `symbol = term`.
+    pub fn definition(&self) -> Bool {
+        self.symbol.eq(&self.term)
+    }
+}
+
+/// The deferred reads of one execution, while deferral is on.
+#[derive(Default)]
+pub struct DeferredReads {
+    reads: RefCell<Option<Vec<DeferredRead>>>,
+    /// Whether the check of the last deferring execution gave deferral up.
+    gave_up: Cell<bool>,
+}
+
+impl DeferredReads {
+    /// Notes that the check of the last deferring execution gave deferral
+    /// up (to be checked again without).
+    pub fn set_gave_up(&self) {
+        self.gave_up.set(true);
+    }
+
+    /// Whether it did.
+    pub fn gave_up(&self) -> bool {
+        self.gave_up.get()
+    }
+
+    /// Runs `f` (an execution) with reads over stores deferred; returns
+    /// its result and the reads, in the order they were made.
+    pub fn deferring<T>(&self, f: impl FnOnce() -> T) -> (T, Vec<DeferredRead>) {
+        self.gave_up.set(false);
+        let outer = self.reads.borrow_mut().replace(Vec::new());
+        let r = f();
+        let made = std::mem::replace(&mut *self.reads.borrow_mut(), outer).unwrap_or_default();
+        (r, made)
+    }
+
+    /// `read`, or a symbol named by `name` standing for it if deferral is
+    /// on and `read` is a `select` over stores.
+    pub fn defer(&self, read: BV, name: impl FnOnce() -> String) -> BV {
+        let mut reads = self.reads.borrow_mut();
+        let Some(list) = reads.as_mut() else {
+            return read;
+        };
+        if !selects_over_stores(&read) {
+            return read;
+        }
+        let symbol = BV::new_const(name(), read.get_size());
+        list.push(DeferredRead {
+            symbol: symbol.clone(),
+            term: read,
+        });
+        symbol
+    }
+}
+
+/// Whether `t` is `select(store(...), a)`.
+fn selects_over_stores(t: &BV) -> bool {
+    let is = |t: &Dynamic, kind| t.is_app() && t.decl().kind() == kind;
+    is(&Dynamic::from_ast(t), z3::DeclKind::SELECT)
+        && t.nth_child(0).is_some_and(|m| is(&m, z3::DeclKind::STORE))
+}
+
+/// The reads not yet `defined` whose symbol's value under `model` differs
+/// from their term's (the model completed where it says nothing).
+pub fn wrong_under(reads: &[DeferredRead], defined: &[bool], model: &z3::Model) -> Vec<usize> {
+    reads
+        .iter()
+        .enumerate()
+        .filter(|&(i, r)| !defined[i] && model.eval(&r.symbol, true) != model.eval(&r.term, true))
+        .map(|(i, _)| i)
+        .collect()
+}
+
+/// Constraints that make `read`'s symbol equal its term the way `model`
+/// resolves the term's store chain: the read's address differs from those
+/// of the writes above the one the model has it read from, equals that
+/// one's, and the symbol is its value (or the value below every write).
+/// They restrict the models looked for: a path unsatisfiable with them
+/// may be satisfiable without.
+pub fn as_in_model(read: &DeferredRead, model: &z3::Model) -> Vec<Bool> {
+    let (Some(mut m), Some(a)) = (
+        read.term.nth_child(0).and_then(|m| m.as_array()),
+        read.term.nth_child(1).and_then(|a| a.as_bv()),
+    ) else {
+        return vec![read.definition()];
+    };
+    let at_read = model.eval(&a, true);
+    let (base, offset) = super::base_and_offset(&a);
+    let mut out = Vec::new();
+    while let Some((inner, at, value)) = super::store_parts(&m) {
+        if model.eval(&at, true) == at_read {
+            out.push(at.eq(&a));
+            out.push(Dynamic::from_ast(&read.symbol).eq(&value));
+            return out;
+        }
+        // Addresses of one base at different offsets never meet.
+        let (b, o) = super::base_and_offset(&at);
+        if b != base || o == offset {
+            out.push(at.eq(&a).not());
+        }
+        m = inner;
+    }
+    out.push(Dynamic::from_ast(&read.symbol).eq(m.select(&a)));
+    out
+}
+
+/// A substitution replacing every symbol by its term over no deferred
+/// symbol (terms mention the symbols of earlier reads): applied to the
+/// path's conditions, it gives the path without deferral.
+pub fn resolving(reads: &[DeferredRead]) -> Vec<(Dynamic, Dynamic)> {
+    let mut pairs: Vec<(Dynamic, Dynamic)> = Vec::with_capacity(reads.len());
+    for r in reads {
+        let refs: Vec<(&Dynamic, &Dynamic)> = pairs.iter().map(|(a, b)| (a, b)).collect();
+        let term = Dynamic::from_ast(&r.term).substitute(&refs);
+        pairs.push((Dynamic::from_ast(&r.symbol), term));
+    }
+    pairs
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use z3::ast::Array;
+    use z3::{SatResult, Solver, Sort};
+
+    fn memory() -> Array {
+        Array::new_const("m", &Sort::bitvector(64), &Sort::bitvector(8))
+    }
+
+    #[test]
+    fn only_reads_over_stores_are_deferred() {
+        let d = DeferredReads::default();
+        let m = memory();
+        let a = BV::new_const("a", 64);
+        let stored = m.store(&BV::from_u64(8, 64), &BV::from_u64(1, 8));
+        let ((plain, over), reads) = d.deferring(|| {
+            let plain = d.defer(m.select(&a).as_bv().unwrap(), || "rd0".into());
+            let over = d.defer(stored.select(&a).as_bv().unwrap(), || "rd1".into());
+            (plain, over)
+        });
+        assert_eq!(reads.len(), 1);
+        assert_eq!(over, reads[0].symbol);
+        assert_ne!(plain, reads[0].symbol);
+        // Outside `deferring` nothing is deferred.
+        let after = d.defer(stored.select(&a).as_bv().unwrap(), || "rd2".into());
+        assert!(!after.to_string().contains("rd2"));
+    }
+
+    #[test]
+    fn definitions_asserted_for_wrong_reads_give_a_model_of_the_full_path() {
+        // m[p] := 5; m[q] := 7; x = m[p]; x == 7 is satisfiable only with p = q.
+        let d = DeferredReads::default();
+        let (p, q) = (BV::new_const("p", 64), BV::new_const("q", 64));
+        let m = memory()
+            .store(&p, &BV::from_u64(5, 8))
+            .store(&q, &BV::from_u64(7, 8));
+        let (x, reads) = d.deferring(|| d.defer(m.select(&p).as_bv().unwrap(), || "rd0".into()));
+        let solver = Solver::new();
+        solver.assert(x.eq(BV::from_u64(7, 8)));
+        solver.assert(p.eq(&q).not());
+        let mut defined = vec![false; reads.len()];
+        let mut rounds = 0;
+        let verdict = loop {
+            let r = solver.check();
+            if r != SatResult::Sat {
+                break r;
+            }
+            let model = solver.get_model().unwrap();
+            let wrong = wrong_under(&reads, &defined, &model);
+            if wrong.is_empty() {
+                break r;
+            }
+            for i in wrong {
+                solver.assert(reads[i].definition());
+                defined[i] = true;
+            }
+            rounds += 1;
+        };
+        assert_eq!(verdict, SatResult::Unsat);
+        assert_eq!(rounds, 1);
+    }
+
+    #[test]
+    fn a_restriction_to_the_models_store_makes_the_symbol_the_stored_value() {
+        // m[p] := 5; m[q] := 7; x = m[p], in a model where p != q.
+        let d = DeferredReads::default();
+        let (p, q) = (BV::new_const("p", 64), BV::new_const("q", 64));
+        let m = memory()
+            .store(&p, &BV::from_u64(5, 8))
+            .store(&q, &BV::from_u64(7, 8));
+        let (x, reads) = d.deferring(|| d.defer(m.select(&p).as_bv().unwrap(), || "rd0".into()));
+        let solver = Solver::new();
+        solver.assert(p.eq(&q).not());
+        assert_eq!(solver.check(), SatResult::Sat);
+        let model = solver.get_model().unwrap();
+        let restriction = as_in_model(&reads[0], &model);
+        // q != p, p == p, rd0 == 5.
+        assert_eq!(restriction.len(), 3);
+        for c in &restriction {
+            solver.assert(c);
+        }
+        solver.push();
+        solver.assert(x.eq(BV::from_u64(7, 8)));
+        assert_eq!(solver.check(), SatResult::Unsat);
+        solver.pop(1);
+        solver.assert(x.eq(BV::from_u64(5, 8)));
+        assert_eq!(solver.check(), SatResult::Sat);
+    }
+
+    #[test]
+    fn resolving_replaces_symbols_inside_later_terms() {
+        let d = DeferredReads::default();
+        let a = BV::new_const("a", 64);
+        let m = memory().store(&a, &BV::from_u64(3, 8));
+        let (second, reads) = d.deferring(|| {
+            let first = d.defer(m.select(&a).as_bv().unwrap(), || "rd0".into());
+            let m2 = m.store(&BV::from_u64(0, 64), &first);
+            d.defer(m2.select(&a).as_bv().unwrap(), || "rd1".into())
+        });
+        // `select(store(m, a, 3), a)` simplifies to 3 only if Z3 does; the
+        // resolved term of the second read mentions no deferred symbol.
+        let pairs = resolving(&reads);
+        let refs: Vec<(&Dynamic, &Dynamic)> = pairs.iter().map(|(a, b)| (a, b)).collect();
+        let resolved = Dynamic::from_ast(&second).substitute(&refs).to_string();
+        assert!(!resolved.contains("rd0") && !resolved.contains("rd1"));
+        assert!(resolved.contains("store"));
+    }
+}
