@@ -178,15 +178,22 @@ mod tests {
         assert!(!after.to_string().contains("rd2"));
     }
 
-    #[test]
-    fn definitions_asserted_for_wrong_reads_give_a_model_of_the_full_path() {
-        // m[p] := 5; m[q] := 7; x = m[p]; x == 7 is satisfiable only with p = q.
+    /// `m[p] := 5; m[q] := 7; x = m[p]` with the read deferred: p, q, x
+    /// and the deferred read.
+    fn read_after_two_writes() -> (BV, BV, BV, Vec<DeferredRead>) {
         let d = DeferredReads::default();
         let (p, q) = (BV::new_const("p", 64), BV::new_const("q", 64));
         let m = memory()
             .store(&p, &BV::from_u64(5, 8))
             .store(&q, &BV::from_u64(7, 8));
         let (x, reads) = d.deferring(|| d.defer(m.select(&p).as_bv().unwrap(), || "rd0".into()));
+        (p, q, x, reads)
+    }
+
+    #[test]
+    fn definitions_asserted_for_wrong_reads_give_a_model_of_the_full_path() {
+        // x == 7 is satisfiable only with p = q.
+        let (p, q, x, reads) = read_after_two_writes();
         let solver = Solver::new();
         solver.assert(x.eq(BV::from_u64(7, 8)));
         solver.assert(p.eq(&q).not());
@@ -214,13 +221,8 @@ mod tests {
 
     #[test]
     fn a_restriction_to_the_models_store_makes_the_symbol_the_stored_value() {
-        // m[p] := 5; m[q] := 7; x = m[p], in a model where p != q.
-        let d = DeferredReads::default();
-        let (p, q) = (BV::new_const("p", 64), BV::new_const("q", 64));
-        let m = memory()
-            .store(&p, &BV::from_u64(5, 8))
-            .store(&q, &BV::from_u64(7, 8));
-        let (x, reads) = d.deferring(|| d.defer(m.select(&p).as_bv().unwrap(), || "rd0".into()));
+        // In a model where p != q.
+        let (p, q, x, reads) = read_after_two_writes();
         let solver = Solver::new();
         solver.assert(p.eq(&q).not());
         assert_eq!(solver.check(), SatResult::Sat);
