@@ -298,7 +298,9 @@ fn exact_path_keeping_apart(q: ExactPath, apart: &mut Separations) -> PathCheck 
 /// that gave deferral up (its restrictions kept ruling the path out).
 fn exact_path_deferring_first(q: ExactPath, apart: &mut Separations) -> Option<PathCheck> {
     let result = exact_path_once(q, apart, true);
-    if result.is_none() && q.enc.deferred_reads.gave_up() {
+    // (`gave_up` speaks of the last check that deferred: this one only if
+    // it did.)
+    if result.is_none() && defers_reads(q.enc) && q.enc.deferred_reads.gave_up() {
         return exact_path_once(q, apart, false);
     }
     result
