@@ -279,13 +279,18 @@ struct ExactPath<'a, 'p> {
 
 /// [`exact_path_once`], first with reads through symbolic pointers past
 /// the writes to fixed addresses ([`crate::smt::fixed_writes`]), and again
-/// without if the path is unsatisfiable with their side conditions.
+/// without if the path is unsatisfiable with their side conditions; each
+/// time with reads deferred first, and again without if that gives
+/// deferral up.
 fn exact_path_keeping_apart(q: ExactPath, apart: &mut Separations) -> PathCheck {
     for fixed in [true, false] {
         q.enc.fixed_writes.set_enabled(fixed);
-        let result = exact_path_deferring_first(q, apart);
+        let result = match exact_path_once(q, apart, true) {
+            Err(Retry::WithoutDeferral) => exact_path_once(q, apart, false),
+            other => other,
+        };
         q.enc.fixed_writes.set_enabled(false);
-        if let Some(result) = result {
+        if let Ok(result) = result {
             return result;
         }
         // Without reads past fixed writes there are no side conditions.
@@ -294,22 +299,16 @@ fn exact_path_keeping_apart(q: ExactPath, apart: &mut Separations) -> PathCheck 
     PathCheck::Imprecise(None)
 }
 
-/// [`exact_path_once`] with reads deferred, and again without deferral if
-/// that gave deferral up (its restrictions kept ruling the path out).
-fn exact_path_deferring_first(q: ExactPath, apart: &mut Separations) -> Option<PathCheck> {
-    let result = exact_path_once(q, apart, true);
-    // (`gave_up` speaks of the last check that deferred: this one only if
-    // it did.)
-    if result.is_none() && defers_reads(q.enc) && q.enc.deferred_reads.gave_up() {
-        return exact_path_once(q, apart, false);
-    }
-    result
+/// Why an exact check decided nothing and is to be repeated.
+enum Retry {
+    /// Unsatisfiable with the side conditions of reads past fixed writes.
+    WithoutFixedWrites,
+    /// Its restrictions of deferred reads kept ruling the path out.
+    WithoutDeferral,
 }
 
 /// One exact execution of the path keeping the pairs of `apart` apart,
-/// with reads deferred if `defer` and [`defers_reads`]; `None` if it is
-/// unsatisfiable with side conditions of reads past fixed writes, or gave
-/// deferral up (either decides nothing).
+/// with reads deferred if `defer` and [`defers_reads`].
 ///
 /// Deferred reads ([`deferred_reads`]): a read the model got wrong is
 /// restricted to the store the model has it read from, under a literal of
@@ -317,7 +316,7 @@ fn exact_path_deferring_first(q: ExactPath, apart: &mut Separations) -> Option<P
 /// restrictions an unsat core names are deferred again. A model with no
 /// read wrong satisfies every read's definition; an unsat core without
 /// restrictions makes the path unsatisfiable with all of them.
-fn exact_path_once(q: ExactPath, apart: &mut Separations, defer: bool) -> Option<PathCheck> {
+fn exact_path_once(q: ExactPath, apart: &mut Separations, defer: bool) -> Result<PathCheck, Retry> {
     let ExactPath {
         enc,
         p,
@@ -374,14 +373,10 @@ fn exact_path_once(q: ExactPath, apart: &mut Separations, defer: bool) -> Option
         } else {
             (execute(), Vec::new())
         };
-    // Per deferred read: whether it is defined, and the literal its
-    // restriction to the model's store is under, while it is.
-    let mut defined = vec![false; deferred.len()];
-    let mut restriction: Vec<Option<Bool>> = vec![None; deferred.len()];
-    let mut definition_rounds = 0;
+    let mut restrictions = deferred_reads::Restrictions::new(deferred.len());
     let mut relaxations = 0;
     if !st.exact {
-        return Some(PathCheck::Imprecise(first_inexact));
+        return Ok(PathCheck::Imprecise(first_inexact));
     }
     let mut hinted = false;
     for &(a, b) in &apart.pairs {
@@ -409,7 +404,7 @@ fn exact_path_once(q: ExactPath, apart: &mut Separations, defer: bool) -> Option
     let mut separations = 0;
     let model = loop {
         let t0 = thread_cpu_time();
-        let assumed: Vec<Bool> = restriction.iter().flatten().cloned().collect();
+        let assumed = restrictions.assumed();
         let r = crate::smt::interrupt::checking(|| {
             if assumed.is_empty() {
                 solver.check()
@@ -419,10 +414,10 @@ fn exact_path_once(q: ExactPath, apart: &mut Separations, defer: bool) -> Option
         });
         if crate::algorithm::cegar::tracing() {
             eprintln!(
-                "exact path: {} steps, {} conditions, {separations} separations, {} of {} deferred reads defined: {r:?} in {:.2}s",
+                "exact path: {} steps, {} conditions, {separations} separations, {} of {} deferred reads restricted: {r:?} in {:.2}s",
                 path.len(),
                 conditions.len(),
-                defined.iter().filter(|&&d| d).count(),
+                restrictions.count(),
                 deferred.len(),
                 (thread_cpu_time() - t0).as_secs_f64()
             );
@@ -430,62 +425,42 @@ fn exact_path_once(q: ExactPath, apart: &mut Separations, defer: bool) -> Option
         if r == SatResult::Unsat && !assumed.is_empty() {
             // The reads whose restrictions the path is unsatisfiable with
             // are deferred again: the next model's stores restrict them.
-            let core = solver.get_unsat_core();
-            if !core.is_empty() {
+            if restrictions.lift(&solver.get_unsat_core()) {
                 relaxations += 1;
                 if relaxations > MAX_RELAXATIONS {
-                    enc.deferred_reads.set_gave_up();
-                    return None;
-                }
-                for (i, lit) in restriction.iter_mut().enumerate() {
-                    if lit.as_ref().is_some_and(|l| core.contains(l)) {
-                        *lit = None;
-                        defined[i] = false;
-                    }
+                    return Err(Retry::WithoutDeferral);
                 }
                 continue;
             }
         }
         match r {
             SatResult::Sat => {}
-            SatResult::Unknown => return Some(PathCheck::Unknown),
+            SatResult::Unknown => return Ok(PathCheck::Unknown),
             // The pairs kept apart from the start may be what rules the
             // path out: once more without them.
             SatResult::Unsat if hinted && separations == 0 => {
                 apart.pairs.clear();
-                return Some(exact_path_keeping_apart(q, apart));
+                return Ok(exact_path_keeping_apart(q, apart));
             }
-            SatResult::Unsat if side_conditions => return None,
-            SatResult::Unsat if separations > 0 => return Some(overlapping(overlap, clobbered)),
+            SatResult::Unsat if side_conditions => return Err(Retry::WithoutFixedWrites),
+            SatResult::Unsat if separations > 0 => return Ok(overlapping(overlap, clobbered)),
             // The merged formula had a model, this path alone has none: the
             // model chose branches inconsistently. Nothing can be concluded.
             SatResult::Unsat => {
                 if crate::algorithm::cegar::tracing() {
                     trace_infeasibility(&conditions, &condition_steps, path, &describe);
                 }
-                return Some(PathCheck::Imprecise(None));
+                return Ok(PathCheck::Imprecise(None));
             }
         }
         let Some(model) = solver.get_model() else {
-            return Some(PathCheck::Unknown);
+            return Ok(PathCheck::Unknown);
         };
-        let wrong = deferred_reads::wrong_under(&deferred, &defined, &model);
+        let wrong = restrictions.wrong_under(&deferred, &model);
         if !wrong.is_empty() {
             // Each read the model got wrong reads from the write the model
-            // has it read from, under a literal of its own; past a few
-            // rounds, every read at once.
-            definition_rounds += 1;
-            let all = definition_rounds > MAX_DEFINITION_ROUNDS;
-            for (i, read) in deferred.iter().enumerate() {
-                if !defined[i] && (all || wrong.binary_search(&i).is_ok()) {
-                    let lit = Bool::new_const(format!("restrict_rd{i}_{definition_rounds}"));
-                    for c in deferred_reads::as_in_model(read, &model) {
-                        solver.assert(lit.implies(&c));
-                    }
-                    restriction[i] = Some(lit);
-                    defined[i] = true;
-                }
-            }
+            // has it read from.
+            restrictions.restrict(&solver, &deferred, &wrong, &model);
             continue;
         }
         let found = inconsistent_accesses(&accesses, &model, MAX_SEPARATED_PAIRS);
@@ -496,7 +471,7 @@ fn exact_path_once(q: ExactPath, apart: &mut Separations, defer: bool) -> Option
         overlap = path.get(step).and_then(describe);
         clobbered = other.is_some_and(|j| accesses[j].clobber.is_some());
         if separations >= MAX_SEPARATIONS || other.is_none() {
-            return Some(overlapping(overlap, clobbered));
+            return Ok(overlapping(overlap, clobbered));
         }
         // Every pair this model mixes up is kept apart for the next one.
         for &(i, j) in &found {
@@ -547,7 +522,7 @@ fn exact_path_once(q: ExactPath, apart: &mut Separations, defer: bool) -> Option
             let since = first_havoc
                 .map(|h| format!(", unmodelled since {h}"))
                 .unwrap_or_default();
-            return Some(PathCheck::Imprecise(Some(format!(
+            return Ok(PathCheck::Imprecise(Some(format!(
                 "{at}, whose address depends on values the encoding does not model{since}"
             ))));
         }
@@ -559,7 +534,7 @@ fn exact_path_once(q: ExactPath, apart: &mut Separations, defer: bool) -> Option
                 } else {
                     "whose unmodelled values the path may depend on"
                 };
-                return Some(PathCheck::Imprecise(Some(format!(
+                return Ok(PathCheck::Imprecise(Some(format!(
                     "{}, {why}",
                     first_havoc.unwrap_or_default()
                 ))));
@@ -571,7 +546,7 @@ fn exact_path_once(q: ExactPath, apart: &mut Separations, defer: bool) -> Option
         .zip(&values)
         .filter_map(|(t, v)| CexStep::of(p, t, v.as_ref(), Some(&model)))
         .collect();
-    Some(PathCheck::Feasible(Counterexample {
+    Ok(PathCheck::Feasible(Counterexample {
         property: property.to_string(),
         steps,
         assumptions: Vec::new(),
@@ -668,10 +643,6 @@ fn independent_of_havoc(
 fn defers_reads(enc: &Encoder) -> bool {
     enc.ldv_assumptions_in_force()
 }
-
-/// How many rounds of an exact path check restrict only the deferred
-/// reads its model got wrong; later rounds restrict all the others too.
-const MAX_DEFINITION_ROUNDS: usize = 16;
 
 /// How many times an exact path check lifts restrictions of deferred
 /// reads it is unsatisfiable with before it gives deferral up.

@@ -18,7 +18,7 @@
 //! with restrictions an unsat core does not name, is unsatisfiable with
 //! the definitions too.
 
-use std::cell::{Cell, RefCell};
+use std::cell::RefCell;
 
 use z3::ast::{Ast, Bool, Dynamic, BV};
 
@@ -40,26 +40,12 @@ impl DeferredRead {
 #[derive(Default)]
 pub struct DeferredReads {
     reads: RefCell<Option<Vec<DeferredRead>>>,
-    /// Whether the check of the last deferring execution gave deferral up.
-    gave_up: Cell<bool>,
 }
 
 impl DeferredReads {
-    /// Notes that the check of the last deferring execution gave deferral
-    /// up (to be checked again without).
-    pub fn set_gave_up(&self) {
-        self.gave_up.set(true);
-    }
-
-    /// Whether it did.
-    pub fn gave_up(&self) -> bool {
-        self.gave_up.get()
-    }
-
     /// Runs `f` (an execution) with reads over stores deferred; returns
     /// its result and the reads, in the order they were made.
     pub fn deferring<T>(&self, f: impl FnOnce() -> T) -> (T, Vec<DeferredRead>) {
-        self.gave_up.set(false);
         let outer = self.reads.borrow_mut().replace(Vec::new());
         let r = f();
         let made = std::mem::replace(&mut *self.reads.borrow_mut(), outer).unwrap_or_default();
@@ -92,16 +78,93 @@ fn selects_over_stores(t: &BV) -> bool {
         && t.nth_child(0).is_some_and(|m| is(&m, z3::DeclKind::STORE))
 }
 
-/// The reads not yet `defined` whose symbol's value under `model` differs
-/// from their term's (the model completed where it says nothing).
-pub fn wrong_under(reads: &[DeferredRead], defined: &[bool], model: &z3::Model) -> Vec<usize> {
+/// The reads, other than those `settled` says, whose symbol's value under
+/// `model` differs from their term's (the model completed where it says
+/// nothing).
+pub fn wrong_under(
+    reads: &[DeferredRead],
+    settled: impl Fn(usize) -> bool,
+    model: &z3::Model,
+) -> Vec<usize> {
     reads
         .iter()
         .enumerate()
-        .filter(|&(i, r)| !defined[i] && model.eval(&r.symbol, true) != model.eval(&r.term, true))
+        .filter(|&(i, r)| !settled(i) && model.eval(&r.symbol, true) != model.eval(&r.term, true))
         .map(|(i, _)| i)
         .collect()
 }
+
+/// The restrictions ([`as_in_model`]) of one check's deferred reads: per
+/// read, the literal its restriction is asserted under, while it has one.
+/// The check assumes the literals ([`Restrictions::assumed`]).
+pub struct Restrictions {
+    literals: Vec<Option<Bool>>,
+    rounds: usize,
+}
+
+impl Restrictions {
+    pub fn new(reads: usize) -> Self {
+        Restrictions {
+            literals: vec![None; reads],
+            rounds: 0,
+        }
+    }
+
+    /// The literals of the restrictions in force.
+    pub fn assumed(&self) -> Vec<Bool> {
+        self.literals.iter().flatten().cloned().collect()
+    }
+
+    /// How many reads are restricted.
+    pub fn count(&self) -> usize {
+        self.literals.iter().flatten().count()
+    }
+
+    /// The unrestricted reads `model` got wrong ([`wrong_under`]).
+    pub fn wrong_under(&self, reads: &[DeferredRead], model: &z3::Model) -> Vec<usize> {
+        wrong_under(reads, |i| self.literals[i].is_some(), model)
+    }
+
+    /// Restricts the reads `wrong` (sorted) to `model`'s stores, each under
+    /// a fresh literal, on `solver`; past [`SELECTIVE_ROUNDS`] rounds,
+    /// every unrestricted read.
+    pub fn restrict(
+        &mut self,
+        solver: &z3::Solver,
+        reads: &[DeferredRead],
+        wrong: &[usize],
+        model: &z3::Model,
+    ) {
+        self.rounds += 1;
+        let all = self.rounds > SELECTIVE_ROUNDS;
+        for (i, read) in reads.iter().enumerate() {
+            if self.literals[i].is_none() && (all || wrong.binary_search(&i).is_ok()) {
+                let lit = Bool::new_const(format!("restrict_rd{i}_{}", self.rounds));
+                for c in as_in_model(read, model) {
+                    solver.assert(lit.implies(&c));
+                }
+                self.literals[i] = Some(lit);
+            }
+        }
+    }
+
+    /// Lifts the restrictions whose literals are in `core`: those reads
+    /// are unrestricted again. Returns whether there were any.
+    pub fn lift(&mut self, core: &[Bool]) -> bool {
+        let mut any = false;
+        for lit in &mut self.literals {
+            if lit.as_ref().is_some_and(|l| core.contains(l)) {
+                *lit = None;
+                any = true;
+            }
+        }
+        any
+    }
+}
+
+/// How many rounds of a check restrict only the reads its model got
+/// wrong; later rounds restrict all the others too.
+const SELECTIVE_ROUNDS: usize = 16;
 
 /// Constraints that make `read`'s symbol equal its term the way `model`
 /// resolves the term's store chain: the read's address differs from those
@@ -205,7 +268,7 @@ mod tests {
                 break r;
             }
             let model = solver.get_model().unwrap();
-            let wrong = wrong_under(&reads, &defined, &model);
+            let wrong = wrong_under(&reads, |i| defined[i], &model);
             if wrong.is_empty() {
                 break r;
             }
