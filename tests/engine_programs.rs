@@ -80,6 +80,21 @@ fn overlapping_accesses_of_different_widths_are_never_a_counterexample() {
 }
 
 #[test]
+fn integer_values_of_addresses_depend_on_the_layout() {
+    // Some layout reaches ERROR, another does not: neither verdict.
+    for name in [
+        "layout_alloc_below_4g_unknown.c",
+        "layout_global_first_page_unknown.c",
+        "layout_order_unknown.c",
+    ] {
+        assert_eq!(verdict(name), Verdict::Unknown, "{name}");
+    }
+    // What holds in every layout is decided.
+    assert_eq!(verdict("layout_invariants_true.c"), Verdict::True);
+    assert_eq!(verdict("layout_error_pointer_false.c"), Verdict::False);
+}
+
+#[test]
 fn truncated_addresses_depend_on_the_layout() {
     assert_ne!(verdict("ptr_truncation_unknown.c"), Verdict::False);
     // Offsets from a null pointer do not.

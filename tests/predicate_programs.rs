@@ -212,6 +212,8 @@ fn the_engine_programs_agree_with_symbolic_execution() {
         ("heap_true.c", Verdict::True),
         ("kzalloc_zero_false.c", Verdict::False),
         ("kzalloc_written_false.c", Verdict::False),
+        ("layout_invariants_true.c", Verdict::True),
+        ("layout_error_pointer_false.c", Verdict::False),
     ] {
         let r = cegar_at(&dir.join(name));
         assert_eq!(r.verdict, expected, "{name}: {:?}", r.reason);
@@ -228,6 +230,12 @@ fn the_engine_programs_agree_with_symbolic_execution() {
         ("mixed_width_unknown.c", Verdict::False),
         ("union_width_unknown.c", Verdict::False),
         ("ptr_truncation_unknown.c", Verdict::False),
+        ("layout_alloc_below_4g_unknown.c", Verdict::True),
+        ("layout_global_first_page_unknown.c", Verdict::True),
+        ("layout_order_unknown.c", Verdict::True),
+        ("layout_alloc_below_4g_unknown.c", Verdict::False),
+        ("layout_global_first_page_unknown.c", Verdict::False),
+        ("layout_order_unknown.c", Verdict::False),
     ] {
         let r = cegar_at(&dir.join(name));
         assert_ne!(r.verdict, not, "{name}: {:?}", r.reason);

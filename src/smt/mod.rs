@@ -87,6 +87,7 @@ use z3::Sort;
 pub mod deferred_reads;
 pub mod fixed_writes;
 pub mod interrupt;
+pub mod layout;
 pub mod step;
 
 /// Z3 resource units per second of solver time: a rough, uncalibrated
@@ -278,6 +279,9 @@ pub struct Encoder<'p> {
     pub deferred_reads: deferred_reads::DeferredReads,
     /// Numerals made so far, by value and width ([`Encoder::num`]).
     numerals: std::cell::RefCell<HashMap<(u64, u32), BV>>,
+    /// Integer views of pointers made so far, to the pointer
+    /// ([`layout`]): a view converted back is the pointer again.
+    views: std::cell::RefCell<HashMap<BV, BV>>,
     /// While an error path is checked with user input
     /// ([`Encoder::with_user_input`]).
     user_input: std::cell::Cell<bool>,
@@ -586,29 +590,6 @@ fn base_and_offset(a: &BV) -> (Option<BV>, u64) {
         return (base, offset);
     }
     (Some(a.clone()), 0)
-}
-
-/// Whether the pointer `e` is computed from integer constants alone
-/// (`(T *)0`, `&((T *)0)->f`, ...): its value does not depend on where
-/// objects lie.
-fn constant_address(e: &Expr) -> bool {
-    match &e.kind {
-        ExprKind::IntConst(_) => true,
-        ExprKind::Cast(a) => constant_address(a),
-        ExprKind::AddrOf(lv) => constant_lvalue(lv),
-        ExprKind::Binary(_, a, b) => constant_address(a) && constant_address(b),
-        _ => false,
-    }
-}
-
-/// Whether the lvalue `e` designates an address computed from constants.
-fn constant_lvalue(e: &Expr) -> bool {
-    match &e.kind {
-        ExprKind::Deref(p) => constant_address(p),
-        ExprKind::Member(b, _) => constant_lvalue(b),
-        ExprKind::Index(b, i) => constant_lvalue(b) && constant_address(i),
-        _ => false,
-    }
 }
 
 /// The two accesses' bytes do not overlap (as a constraint on the
@@ -990,6 +971,7 @@ impl<'p> Encoder<'p> {
             fixed_writes: Default::default(),
             deferred_reads: Default::default(),
             numerals: Default::default(),
+            views: Default::default(),
         }
     }
 
@@ -1101,6 +1083,7 @@ impl<'p> Encoder<'p> {
     /// where the symbolic state started) rather than a fresh value.
     pub fn is_canonical_symbol(name: &str) -> bool {
         name == HEAP_TOP
+            || name == layout::LAYOUT
             || name.strip_prefix('v').is_some_and(all_digits)
             || name.strip_prefix("mem").is_some_and(all_digits)
     }
@@ -1157,7 +1140,8 @@ impl<'p> Encoder<'p> {
     /// Whether `name` is a havoc symbol: a value ([`Encoder::havoc`]) or a
     /// memory ([`Encoder::havoc_memory`]) the encoding does not model.
     pub fn is_havoc_symbol(name: &str) -> bool {
-        name.strip_prefix("hv").is_some_and(all_digits)
+        name == layout::LAYOUT
+            || name.strip_prefix("hv").is_some_and(all_digits)
             || name
                 .strip_prefix("mem")
                 .and_then(|r| r.split_once("_h"))
@@ -1484,30 +1468,23 @@ impl<'p> Encoder<'p> {
                 {
                     return self.havoc(st, w);
                 }
-                // A pointer's integer value is its address. Objects sit at
-                // fixed, aligned addresses below the top page, so the
-                // kernel's IS_ERR test (`(unsigned long)p > -4096`) and
-                // alignment tests are decided as they would be in the
-                // kernel; an error path whose feasibility depends on the
-                // relative placement of two objects is the one exception
-                // (documented in the module's list of imprecise spots).
-                // Truncated to fewer bits, though, an object's address is
-                // whatever the layout makes it (two objects 4 GiB apart look
-                // equal): arbitrary, and the path inexact. NULL and
-                // addresses computed from constants (`&((T *)0)->f`, the
-                // offsetof idiom, also through CIL's temporaries: a value
-                // in the first page, where no object lies) do not depend on
-                // the layout.
+                // A pointer's integer value is its view, independent of
+                // the encoding's layout ([`layout`]); an integer's pointer
+                // value is the integer, or the pointer it is the view of.
                 let v = self.eval(st, a);
-                if matches!(self.p.types.get(a.ty), Type::Pointer(_))
+                let from_pointer = matches!(
+                    self.p.types.get(a.ty),
+                    Type::Pointer(_) | Type::Array { .. } | Type::Function { .. }
+                );
+                let to_pointer = self.p.types.is_pointer(e.ty);
+                if from_pointer
                     && matches!(self.p.types.get(e.ty), Type::Int(k) if *k != crate::ir::IntKind::Bool)
-                    && w < 64
-                    && !constant_address(a)
-                    && interrupt::simplified(&v)
-                        .as_u64()
-                        .is_none_or(|x| x >= VAR_REGION)
                 {
-                    return self.havoc(st, w);
+                    let x = self.integer_of_pointer(st, self.resize(v, 64, false));
+                    return self.resize(x, w, false);
+                }
+                if to_pointer && !from_pointer && v.get_size() == 64 {
+                    return self.pointer_of_integer(v);
                 }
                 self.convert(v, a.ty, e.ty)
             }
@@ -1641,9 +1618,11 @@ impl<'p> Encoder<'p> {
         let n = self.next_fresh();
         let fails = Bool::new_const(format!("nd{n}"));
         let v = fails.ite(&self.c64(0), &obj);
+        // 8-byte aligned, as kmalloc's objects are.
         let in_heap = Bool::and(&[
             &obj.bvuge(self.c64(HEAP_REGION)),
             &obj.bvult(self.c64(HEAP_REGION + HEAP_SIZE)),
+            &obj.extract(2, 0).eq(self.num(0, 3)),
         ]);
         (v, obj, in_heap)
     }
@@ -1922,7 +1901,7 @@ mod tests {
     }
 
     /// A program with nothing but an empty `main`, for an encoder.
-    fn empty_program() -> crate::cfa::Program {
+    pub(super) fn empty_program() -> crate::cfa::Program {
         crate::frontend::parse_source(
             "t.c",
             "int main(void) { return 0; }",

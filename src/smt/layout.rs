@@ -1,0 +1,131 @@
+//! The integer value of a pointer, independent of the encoding's layout.
+//!
+//! The encoding gives every object a fixed concrete address (see the
+//! module doc of [`crate::smt`]): one layout among all the ones a kernel
+//! could produce. Memory accesses and pointer equality do not depend on
+//! which one (distinct objects are distinct in every layout), but a
+//! pointer converted to an integer does: `(unsigned long)p <= 0xffffffff`
+//! holds in some layouts and not in others, and LDV's Linux 4.x models
+//! assume it of every allocation (`ldv_is_err`). So the integer value of
+//! an object's address is not its concrete address but its *view*: an
+//! element of the array `layout` (one 64-bit value per concrete address,
+//! unconstrained), with the guarantees every layout gives the kernel:
+//! - it is not NULL (nor below 8) and does not lie in the error-pointer
+//!   page (`IS_ERR` of an object is false);
+//! - its low three bits are the concrete address's, i.e. an object's
+//!   address is 8-byte aligned (kmalloc's minimum alignment; mpv's
+//!   encoding aligns every object to 8 bytes, an assumption for objects
+//!   the compiler could place at a smaller alignment).
+//!
+//! Values that are no object's address (NULL, the offsetof idiom's
+//! constants in the first page, `ERR_PTR` codes in the top page) are
+//! their own integer value. The same pointer term always has the same
+//! view, and a view converted straight back to a pointer is the pointer
+//! again ([`Encoder::pointer_of_integer`]); anything else computed from a
+//! view (an offset, an ordering of two views) is as arbitrary as the
+//! layout.
+//!
+//! In the analysis a view over-approximates every layout, so a TRUE holds
+//! for all of them. `layout` is a havoc symbol: a path whose feasibility
+//! depends on the layout is a counterexample only if it is feasible
+//! whatever the layout is (the check of `refine.rs`), so no FALSE rests
+//! on one layout either. `layout` never changes, so it is also a
+//! canonical symbol: predicates over it survive abstraction.
+
+use super::{Encoder, SymState, HEAP_REGION, HEAP_SIZE, VAR_REGION};
+use z3::ast::{Array, Bool, BV};
+use z3::Sort;
+
+/// Name of the array from concrete addresses to their integer views.
+pub const LAYOUT: &str = "layout";
+
+/// The first address past the error-pointer page (`-4096`, the start of
+/// the page `IS_ERR` tests for).
+const ERROR_PAGE: u64 = 0u64.wrapping_sub(4096);
+
+/// The end of the region of concrete object addresses.
+const OBJECT_END: u64 = HEAP_REGION + HEAP_SIZE;
+
+impl Encoder<'_> {
+    /// The integer value of the 64-bit pointer value `p` (see the module
+    /// doc). Sets `havocked` when the value is an object's view.
+    pub(super) fn integer_of_pointer(&self, st: &mut SymState, p: BV) -> BV {
+        if let Some(c) = super::interrupt::simplified(&p).as_u64() {
+            if !(VAR_REGION..OBJECT_END).contains(&c) {
+                return p;
+            }
+        }
+        st.havocked = true;
+        let layout = Array::new_const(LAYOUT, &Sort::bitvector(64), &Sort::bitvector(64));
+        let chosen = layout
+            .select(&p)
+            .as_bv()
+            .expect("layout maps to bit-vectors");
+        let low = p.extract(2, 0);
+        let view = chosen.extract(63, 3).concat(&low);
+        let in_range = Bool::and(&[&view.bvuge(self.c64(8)), &view.bvult(self.c64(ERROR_PAGE))]);
+        let folded = in_range.ite(&view, &self.c64(8).bvor(&low.zero_ext(61)));
+        let object = Bool::and(&[
+            &p.bvuge(self.c64(VAR_REGION)),
+            &p.bvult(self.c64(OBJECT_END)),
+        ]);
+        let v = object.ite(&folded, &p);
+        self.views.borrow_mut().insert(v.clone(), p);
+        v
+    }
+
+    /// The pointer value of the 64-bit integer `x`: the pointer whose view
+    /// `x` is, where it is one, otherwise `x` itself.
+    pub(super) fn pointer_of_integer(&self, x: BV) -> BV {
+        self.views.borrow().get(&x).cloned().unwrap_or(x)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::tests::empty_program;
+    use super::super::Encoder;
+    use z3::ast::BV;
+    use z3::{SatResult, Solver};
+
+    fn sat(cond: &z3::ast::Bool) -> SatResult {
+        let s = Solver::new();
+        s.assert(cond);
+        s.check()
+    }
+
+    #[test]
+    fn an_objects_view_may_lie_anywhere_but_at_null_and_in_the_error_page() {
+        let p = empty_program();
+        let e = Encoder::new(&p);
+        let mut st = e.initial();
+        let obj = BV::from_u64(super::HEAP_REGION, 64);
+        let v = e.integer_of_pointer(&mut st, obj.clone());
+        assert!(st.havocked);
+        let below_4g = v.bvule(BV::from_u64(0xffff_ffff, 64));
+        assert_eq!(sat(&below_4g), SatResult::Sat);
+        let above_4g = v.bvugt(BV::from_u64(0xffff_ffff, 64));
+        assert_eq!(sat(&above_4g), SatResult::Sat);
+        let first_page = v.bvult(BV::from_u64(4096, 64));
+        assert_eq!(sat(&first_page), SatResult::Sat);
+        let null = v.eq(BV::from_u64(0, 64));
+        assert_eq!(sat(&null), SatResult::Unsat);
+        let error_page = v.bvuge(BV::from_u64(super::ERROR_PAGE, 64));
+        assert_eq!(sat(&error_page), SatResult::Unsat);
+        let misaligned = v.extract(2, 0).eq(BV::from_u64(0, 3)).not();
+        assert_eq!(sat(&misaligned), SatResult::Unsat);
+        assert_eq!(e.pointer_of_integer(v), obj);
+    }
+
+    #[test]
+    fn null_and_error_pointers_are_their_own_integers() {
+        let p = empty_program();
+        let e = Encoder::new(&p);
+        let mut st = e.initial();
+        for c in [0u64, 24, 0u64.wrapping_sub(12)] {
+            let v = e.integer_of_pointer(&mut st, BV::from_u64(c, 64));
+            assert_eq!(v.as_u64(), Some(c));
+        }
+        assert!(!st.havocked);
+    }
+}

@@ -1,0 +1,26 @@
+/* What holds in every layout: an object's address is neither NULL nor an
+ * error pointer (IS_ERR), it is 8-byte aligned, the same pointer has the same
+ * integer value, and an address converted to an integer and back is the
+ * pointer again. */
+extern void *malloc(unsigned long size);
+int g;
+int main(void)
+{
+  int *p = malloc(sizeof(int));
+  unsigned long a;
+  int *q;
+  if (p == 0)
+    return 0;
+  a = (unsigned long)p;
+  if (a == 0 || a >= (unsigned long)-4095L || (a & 7UL) != 0)
+    goto ERROR;
+  if ((unsigned long)&g == 0 || (unsigned long)&g != (unsigned long)&g)
+    goto ERROR;
+  q = (int *)a;
+  *q = 5;
+  if (*p != 5)
+    goto ERROR;
+  return 0;
+ERROR:
+  return 1;
+}
