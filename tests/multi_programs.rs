@@ -113,3 +113,48 @@ fn every_strategy_gives_the_expected_verdict_for_every_rule() {
     }
     assert!(failures.is_empty(), "{}", failures.join("\n"));
 }
+
+/// `mpv verify` of `program` with the bundled library under S0, or with
+/// only the rule `select`: the reached states.
+fn reached_states(program: &Path, select: Option<&str>) -> u64 {
+    let mut cmd = Command::new(env!("CARGO_BIN_EXE_mpv"));
+    cmd.arg("verify").arg(program);
+    if let Some(r) = select {
+        cmd.args(["--select", r]);
+    }
+    let out = cmd
+        .args(["--strategy", "s0", "--format", "json"])
+        .output()
+        .expect("mpv runs");
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let j: serde_json::Value = serde_json::from_slice(&out.stdout).expect("JSON output");
+    j["stats"]["reached_states"]
+        .as_u64()
+        .expect("a state count")
+}
+
+#[test]
+fn the_whole_library_together_reaches_no_more_states_than_twice_its_rules_alone() {
+    // Automata that branch on the same call share its outcome: the joint
+    // state space grows with the sum of the rules', not their product.
+    let prog = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/programs/multi/two_violations_one_path.c");
+    let rules: Vec<String> =
+        std::fs::read_dir(Path::new(env!("CARGO_MANIFEST_DIR")).join("properties"))
+            .unwrap()
+            .map(|e| e.unwrap().path())
+            .filter(|p| p.extension().is_some_and(|e| e == "spec"))
+            .map(|p| p.file_stem().unwrap().to_string_lossy().into_owned())
+            .collect();
+    assert!(rules.len() >= 18, "the bundled library");
+    let alone: u64 = rules.iter().map(|r| reached_states(&prog, Some(r))).sum();
+    let together = reached_states(&prog, None);
+    assert!(
+        together <= 2 * alone,
+        "{together} states together, {alone} in the sum of the rules alone"
+    );
+}

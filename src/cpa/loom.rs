@@ -11,7 +11,9 @@
 //! of the moves (assumes, then assignments, per automaton in order) are
 //! executed by the data analysis as extra steps from the intermediate
 //! location `l#` to `l'` (the state's `pending` operations), so assume
-//! operations strengthen the data analysis. Pattern variables are
+//! operations strengthen the data analysis. Combinations whose assumes
+//! contradict each other in every state are never formed
+//! ([`super::joint`]): automata observing the same call share its outcome. Pattern variables are
 //! instantiated from the matched edge ([`BoundAutomaton::step`]).
 //!
 //! Dropping an automaton's operations is exact for the other properties:
@@ -37,6 +39,7 @@ use crate::hash::HashMap;
 
 use super::callstack::{CallStack, CallstackCpa};
 use super::composite::{control_transitions, location_priority, MergePolicy};
+use super::joint::JointMoves;
 use super::location::LocationCpa;
 use super::{Cpa, Transition, WovenOp};
 use crate::cfa::{EdgeId, EdgeOp, LocId, Program};
@@ -142,6 +145,8 @@ pub struct LoomCpa<'p, D: Cpa> {
     merge_policy: MergePolicy,
     rpo: Vec<u32>,
     entry: Option<FuncId>,
+    /// Drops combinations of moves whose assumes contradict each other.
+    joint: JointMoves<'p>,
 }
 
 impl<'p, D: Cpa> LoomCpa<'p, D> {
@@ -234,6 +239,7 @@ impl<'p, D: Cpa> LoomCpa<'p, D> {
             merge_policy,
             rpo,
             entry: program.entry_func,
+            joint: JointMoves::new(program),
         }
     }
 
@@ -285,13 +291,17 @@ impl<'p, D: Cpa> LoomCpa<'p, D> {
         v.iter().filter(|p| enabled.contains(*p)).collect()
     }
 
-    /// The automaton successors of a control step: per combination of one
-    /// move per automaton, the new states and the operations to weave.
+    /// The automaton successors of a control step that produced the data
+    /// state `data`: per combination of one move per automaton, the new
+    /// states and the operations to weave. A move whose assumes the data
+    /// analysis refutes is not taken, and combinations whose assumes
+    /// contradict each other are not formed ([`super::joint`]).
     fn automaton_successors(
         &self,
         s: &LoomState<D::State>,
         step: &Transition,
         enabled: &PropertySet,
+        data: &D::State,
     ) -> Vec<(Vec<StateIdx>, Vec<Rc<WovenOp>>)> {
         let (edge, kind) = match step {
             Transition::Edge { id, .. } => (*id, StepKind::Edge),
@@ -319,6 +329,9 @@ impl<'p, D: Cpa> LoomCpa<'p, D> {
             let moves = self.moves(a, q, edge, kind);
             let mut next = Vec::with_capacity(combos.len() * moves.len());
             for m in moves.iter() {
+                if m.ops.iter().any(|o| self.data.refutes(data, &o.op)) {
+                    continue;
+                }
                 if let Some(t) = m.transition {
                     for p in self.info[a].trans_props[t].iter() {
                         if enabled.contains(p) {
@@ -329,6 +342,9 @@ impl<'p, D: Cpa> LoomCpa<'p, D> {
                     }
                 }
                 for (autos, ops) in &combos {
+                    if !self.joint.consistent(ops, &m.ops) {
+                        continue;
+                    }
                     let mut autos = autos.clone();
                     autos.push(m.to);
                     let mut ops = ops.clone();
@@ -402,24 +418,23 @@ impl<'p, D: Cpa> Cpa for LoomCpa<'p, D> {
         if datas.is_empty() {
             return out;
         }
-        let combos = self.automaton_successors(s, step, &prec.enabled);
         for loc in self.location.transfer(&s.loc, step, &()) {
             for stack in self.callstack.transfer(&s.stack, step, &()) {
-                for (autos, ops) in &combos {
-                    let violated = self.violated(loc, autos, &prec.enabled);
-                    let autos = if **autos == *s.autos {
-                        s.autos.clone()
-                    } else {
-                        Rc::new(autos.clone())
-                    };
-                    let pending = (!ops.is_empty()).then(|| (Rc::new(ops.clone()), 0));
-                    for data in &datas {
+                for data in &datas {
+                    for (autos, ops) in self.automaton_successors(s, step, &prec.enabled, data) {
+                        let violated = self.violated(loc, &autos, &prec.enabled);
+                        let autos = if *autos == *s.autos {
+                            s.autos.clone()
+                        } else {
+                            Rc::new(autos)
+                        };
+                        let pending = (!ops.is_empty()).then(|| (Rc::new(ops), 0));
                         out.push(LoomState {
                             loc,
                             stack: stack.clone(),
-                            autos: autos.clone(),
-                            pending: pending.clone(),
-                            violated: violated.clone(),
+                            autos,
+                            pending,
+                            violated,
                             data: data.clone(),
                         });
                     }

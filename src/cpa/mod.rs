@@ -143,6 +143,15 @@ pub trait Cpa {
         Vec::new()
     }
 
+    /// Whether the analysis knows that `op` (a woven assume, executed right
+    /// after the step that produced `state`) cannot hold in `state`. LOOM
+    /// asks it before it combines the automata's moves, so that a move the
+    /// data already rules out never multiplies the others. The default
+    /// knows nothing.
+    fn refutes(&self, _state: &Self::State, _op: &crate::cfa::EdgeOp) -> bool {
+        false
+    }
+
     /// Tells the analysis that `state` is a target (the specification
     /// reached an error state there), so that it decides the state's
     /// feasibility in its precision adjustment. The default does nothing.
@@ -165,6 +174,7 @@ pub struct WovenOp {
 
 pub mod callstack;
 pub mod composite;
+pub mod joint;
 pub mod location;
 pub mod loom;
 pub mod predicate;

@@ -268,6 +268,15 @@ impl Cpa for ValueCpa<'_> {
 
     fn initial_precision(&self, _start: LocId) {}
 
+    fn refutes(&self, s: &Values, op: &EdgeOp) -> bool {
+        match op {
+            EdgeOp::Assume { cond, truth } => {
+                self.eval(s, cond).is_some_and(|x| (x != 0) != *truth)
+            }
+            _ => false,
+        }
+    }
+
     fn transfer(&self, s: &Values, step: &Transition, _prec: &()) -> Vec<Values> {
         let p = self.program;
         let next = match step {
