@@ -64,7 +64,7 @@ impl Encoder<'_> {
         let low = p.extract(2, 0);
         let view = chosen.extract(63, 3).concat(&low);
         let in_range = Bool::and(&[&view.bvuge(self.c64(8)), &view.bvult(self.c64(ERROR_PAGE))]);
-        let folded = in_range.ite(&view, &self.c64(8).bvor(&low.zero_ext(61)));
+        let folded = in_range.ite(&view, &self.c64(8).bvor(low.zero_ext(61)));
         let object = Bool::and(&[
             &p.bvuge(self.c64(VAR_REGION)),
             &p.bvult(self.c64(OBJECT_END)),
