@@ -159,8 +159,11 @@ pub fn sdc<A: Analysis>(
     let mut partitions = Vec::new();
     let mut relevant = BTreeSet::new();
 
-    while let Some((partition, mut budget)) = planner.next(&remaining) {
+    loop {
         let left = total.map(|t| t.saturating_sub(clock.now().saturating_sub(started)));
+        let Some((partition, mut budget)) = planner.next_within(&remaining, left) else {
+            break;
+        };
         if left == Some(Duration::ZERO) {
             break;
         }

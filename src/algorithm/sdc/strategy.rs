@@ -173,6 +173,30 @@ impl<P: Ord + Copy + std::fmt::Debug> Planner<P> {
         next
     }
 
+    /// [`Planner::next`] under an overall limit with `left` of it unused: a
+    /// property verified alone gets an equal share of what is left among
+    /// the remaining properties not yet tried alone, when that is more than
+    /// the phase budget (as `baseline` shares the limit), so the time the
+    /// easy properties did not need goes to the hard ones.
+    pub fn next_within(
+        &mut self,
+        remaining: &BTreeSet<P>,
+        left: Option<Duration>,
+    ) -> Option<(BTreeSet<P>, Budget)> {
+        let tried = self.tried_alone.len();
+        let (partition, mut budget) = self.next(remaining)?;
+        let alone = self.tried_alone.len() > tried;
+        if let (true, Some(left), Some(b)) = (alone, left, budget.cpu) {
+            let untried = remaining
+                .iter()
+                .filter(|p| !self.tried_alone.contains(p))
+                .count()
+                + 1;
+            budget.cpu = Some(b.max(left / untried as u32));
+        }
+        Some((partition, budget))
+    }
+
     /// `resigned(reached)` after a run of `partition` that ran out of budget:
     /// the properties given up for good. `resigned_One` gives up a property
     /// verified alone; S0 gives up everything.
@@ -201,6 +225,29 @@ mod tests {
         assert_eq!(budget, Budget::unlimited());
         assert!(p.next(&set(&[2])).is_none());
         assert_eq!(p.resigned(&set(&[1, 2])), set(&[1, 2]));
+    }
+
+    #[test]
+    fn properties_alone_share_the_time_left_when_it_is_more_than_the_phase_budget() {
+        let mut p = Planner::new(Strategy::S1, config_of(10));
+        let left = |s| Some(Duration::from_secs(s));
+        let (_, b) = p.next_within(&set(&[1, 2, 3]), left(100)).unwrap();
+        assert_eq!(b.cpu, left(10), "the first phase keeps its budget");
+        let (part, b) = p.next_within(&set(&[2, 3]), left(90)).unwrap();
+        assert_eq!((part, b.cpu), (set(&[2]), left(45)));
+        let (part, b) = p.next_within(&set(&[3]), left(15)).unwrap();
+        assert_eq!((part, b.cpu), (set(&[3]), left(15)));
+        let mut p = Planner::new(Strategy::S1, config_of(10));
+        p.next_within(&set(&[1, 2, 3]), left(100)).unwrap();
+        let (_, b) = p.next_within(&set(&[1, 2, 3]), left(12)).unwrap();
+        assert_eq!(b.cpu, left(10), "never less than the phase budget");
+    }
+
+    fn config_of(secs: u64) -> StrategyConfig {
+        StrategyConfig {
+            phase_budget: Duration::from_secs(secs),
+            ..StrategyConfig::default()
+        }
     }
 
     #[test]

@@ -297,7 +297,7 @@ fn s3_verifies_the_not_yet_relevant_properties_together() {
 #[test]
 fn scaled_budgets_keep_the_paper_proportions() {
     let clock = ManualClock::default();
-    let props = [(1, SAFE), (2, Script { cost: 50, ..SAFE })];
+    let props = [(1, SAFE), (2, Script { cost: 55, ..SAFE })];
     let mut a = Scripted::new(&clock, &props);
     let config = StrategyConfig::scaled(Duration::from_secs(60), 2);
     let r = sdc(
@@ -308,8 +308,9 @@ fn scaled_budgets_keep_the_paper_proportions() {
         Some(Duration::from_secs(90)),
         &clock,
     );
-    // 10 + 50 > 30 together (30 s spent); alone, 1 fits in 30 s (40 s spent)
-    // and 2 does not (70 s spent, the total of 90 s is not reached).
+    // 10 + 55 > 30 together (30 s spent); alone, 1 fits in 30 s (40 s spent)
+    // and 2 does not fit in the 50 s left (90 s spent): its own budget, the
+    // time left, ran out, not the total limit.
     assert_eq!(
         verdicts(&r),
         vec![
