@@ -2,8 +2,14 @@
 //! the input's instrumented `label:LDV_ERROR`, the other five rules come
 //! from mpv's library) under `baseline` and the SDC strategies, every module
 //! in its own process (`mpv batch`), compared like the FSE'16 paper's
-//! Table 2 and Fig. 2 (`mpv eval`). A wrong verdict in any configuration
-//! fails the bench (`mpv report --fail-on-wrong`).
+//! Table 2 and Fig. 2 (`mpv eval`, with its per-module cost table against
+//! `baseline` and against separate processes per property). A wrong verdict
+//! in any configuration fails the bench (`mpv report --fail-on-wrong`).
+//!
+//! Two settings (`MPV_BENCH_SETTINGS`, default `library,six`): `library`
+//! checks the whole bundled library plus the input's label on every module
+//! (19 properties, `mpv batch --whole-library`: what a user runs), `six` only
+//! the manifest's rule columns.
 //!
 //!     cargo bench --bench multi                      # 150 revisions, 60 s, all configurations
 //!     MPV_BENCH_SAMPLE=all MPV_BENCH_CONFIGS=s4 MPV_TIME_LIMIT=20 cargo bench --bench multi
@@ -12,8 +18,8 @@
 //! every revision with a violated rule and fixed-seed picks of the others.
 //! `MPV_BENCH_CONFIGS` (default `baseline,s0,s1,s2,s3,s4`) lists the
 //! configurations; `MPV_BENCH_RESUME=1` continues interrupted result files.
-//! Files in `bench-out/`: `multi-tasks.tsv`, `multi-<config>.jsonl`, and the
-//! tables and plots in `multi/`.
+//! Files in `bench-out/`: `multi-tasks.tsv`, `multi-<setting>-<config>.jsonl`,
+//! and the tables and plots in `multi-<setting>/`.
 
 use std::process::Command;
 
@@ -54,57 +60,104 @@ fn main() {
     }
     std::fs::write(&tasks, text).expect("task list");
     let resume = std::env::var_os("MPV_BENCH_RESUME").is_some();
-    let mpv = env!("CARGO_BIN_EXE_mpv");
-    let mut runs = Vec::new();
+    let settings = std::env::var("MPV_BENCH_SETTINGS").unwrap_or_else(|_| "library,six".into());
     let mut wrong = Vec::new();
-    for c in &configs {
-        let results = out.join(format!("multi-{c}.jsonl"));
-        if !resume {
-            let _ = std::fs::remove_file(&results);
-        }
-        let mut cmd = Command::new(mpv);
-        cmd.args(["batch", "--manifest"])
-            .arg(&tasks)
-            .arg("--root")
-            .arg(&dir)
-            .args(["--time-limit", &limit, "--out"])
-            .arg(&results);
-        if resume {
-            cmd.arg("--resume");
-        }
-        let status = cmd
-            .args(["--", "--strategy", c])
-            .status()
-            .expect("mpv batch runs");
-        assert!(status.success(), "mpv batch failed for {c}");
-        let report = Command::new(mpv)
-            .arg("report")
-            .arg(&results)
-            .arg("--fail-on-wrong")
-            .output()
-            .expect("mpv report runs");
-        println!("== {c}\n{}", String::from_utf8_lossy(&report.stdout));
-        if !report.status.success() {
-            wrong.push(c.to_string());
-        }
-        runs.push(format!("{c}={}", results.display()));
-    }
-    let mut eval = Command::new(mpv);
-    eval.arg("eval");
-    for r in &runs {
-        eval.args(["--run", r]);
-    }
-    if configs.contains(&"baseline") {
-        eval.arg("--out-dir").arg(out.join("multi"));
-        let table = eval.output().expect("mpv eval runs");
-        println!(
-            "time limit {limit} s per module, {} modules\n{}{}",
-            rows.len(),
-            String::from_utf8_lossy(&table.stdout),
-            String::from_utf8_lossy(&table.stderr)
-        );
+    for setting in settings.split(',').map(str::trim) {
+        let whole_library = match setting {
+            "library" => true,
+            "six" => false,
+            other => panic!("MPV_BENCH_SETTINGS: unknown setting `{other}` (library, six)"),
+        };
+        let cfg = Setting {
+            name: setting,
+            whole_library,
+            tasks: &tasks,
+            dir: &dir,
+            out: &out,
+            limit: &limit,
+            resume,
+        };
+        wrong.extend(cfg.run(&configs, rows.len()));
     }
     assert!(wrong.is_empty(), "wrong verdicts in: {}", wrong.join(", "));
+}
+
+/// One setting of the bench: which properties every module is checked for.
+struct Setting<'a> {
+    name: &'a str,
+    whole_library: bool,
+    tasks: &'a std::path::Path,
+    dir: &'a std::path::Path,
+    out: &'a std::path::Path,
+    limit: &'a str,
+    resume: bool,
+}
+
+impl Setting<'_> {
+    /// Runs every configuration and compares them; returns the
+    /// configurations with a wrong verdict.
+    fn run(&self, configs: &[&str], modules: usize) -> Vec<String> {
+        let mpv = env!("CARGO_BIN_EXE_mpv");
+        let mut runs = Vec::new();
+        let mut wrong = Vec::new();
+        for c in configs {
+            let results = self.out.join(format!("multi-{}-{c}.jsonl", self.name));
+            if !self.resume {
+                let _ = std::fs::remove_file(&results);
+            }
+            let mut cmd = Command::new(mpv);
+            cmd.args(["batch", "--manifest"])
+                .arg(self.tasks)
+                .arg("--root")
+                .arg(self.dir)
+                .args(["--time-limit", self.limit, "--out"])
+                .arg(&results);
+            if self.resume {
+                cmd.arg("--resume");
+            }
+            if self.whole_library {
+                cmd.arg("--whole-library");
+            }
+            let status = cmd
+                .args(["--", "--strategy", c])
+                .status()
+                .expect("mpv batch runs");
+            assert!(status.success(), "mpv batch failed for {c}");
+            let report = Command::new(mpv)
+                .arg("report")
+                .arg(&results)
+                .arg("--fail-on-wrong")
+                .output()
+                .expect("mpv report runs");
+            println!(
+                "== {} {c}\n{}",
+                self.name,
+                String::from_utf8_lossy(&report.stdout)
+            );
+            if !report.status.success() {
+                wrong.push(format!("{} {c}", self.name));
+            }
+            runs.push(format!("{c}={}", results.display()));
+        }
+        if configs.contains(&"baseline") {
+            let mut eval = Command::new(mpv);
+            eval.arg("eval");
+            for r in &runs {
+                eval.args(["--run", r]);
+            }
+            eval.arg("--out-dir")
+                .arg(self.out.join(format!("multi-{}", self.name)));
+            let table = eval.output().expect("mpv eval runs");
+            println!(
+                "setting {}: time limit {} s per module, {modules} modules\n{}{}",
+                self.name,
+                self.limit,
+                String::from_utf8_lossy(&table.stdout),
+                String::from_utf8_lossy(&table.stderr)
+            );
+        }
+        wrong
+    }
 }
 
 /// Every row with a violated rule, then rows in a seeded hash order until

@@ -59,6 +59,11 @@ pub struct BatchArgs {
     /// Seconds between progress lines when standard error is not a terminal.
     #[arg(long, default_value_t = 30.0)]
     progress_interval: f64,
+    /// Check every rule of the bundled library on each module (`mpv verify
+    /// --library`), not only a multi-rule manifest's rule columns; the
+    /// columns still give the expected verdicts.
+    #[arg(long)]
+    whole_library: bool,
     /// Arguments after `--` go to every `mpv verify` (property and strategy options).
     #[arg(last = true)]
     verify_args: Vec<OsString>,
@@ -120,6 +125,12 @@ pub fn run(a: BatchArgs) -> Result<ExitCode> {
     });
     let mut verify_args = a.verify_arg;
     verify_args.extend(a.verify_args);
+    if a.whole_library {
+        for t in &mut list {
+            t.library_select.clear();
+        }
+        verify_args.insert(0, "--library".into());
+    }
     let cfg = batch::Config {
         verifier,
         jobs: jobs.max(1),

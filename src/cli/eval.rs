@@ -79,6 +79,11 @@ pub fn run(a: EvalArgs) -> Result<ExitCode> {
         "{}",
         eval::render_table(&cmp, &rows, matches!(a.format, Format::Markdown))
     );
+    let costs = cmp.cost_rows();
+    print!(
+        "\n{}",
+        eval::cost::render(&cmp, &costs, matches!(a.format, Format::Markdown))
+    );
     let Some(dir) = &a.out_dir else {
         return Ok(ExitCode::SUCCESS);
     };
@@ -88,6 +93,10 @@ pub fn run(a: EvalArgs) -> Result<ExitCode> {
         &eval::render_table(&cmp, &rows, true),
     )?;
     write(&dir.join("table.csv"), &eval::render_csv(&rows))?;
+    write(
+        &dir.join("cost.md"),
+        &eval::cost::render(&cmp, &costs, true),
+    )?;
     let base = &cmp.runs[cmp.baseline].name;
     for (i, run) in cmp.runs.iter().enumerate() {
         if i == cmp.baseline {

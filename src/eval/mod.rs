@@ -12,6 +12,7 @@
 //!
 //! [`svg`] draws the scatter and quantile plots.
 
+pub mod cost;
 pub mod svg;
 
 use std::collections::{BTreeMap, BTreeSet};
