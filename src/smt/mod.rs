@@ -21,14 +21,14 @@
 //! - `Havoc` statements, unknown function-pointer calls, recursion cut,
 //!   large aggregate copies: fresh values, path inexact (and, where memory
 //!   could change, incomplete);
-//! - objects have fixed concrete, aligned addresses below the kernel's
-//!   error-pointer page, one layout among all possible ones. Ordering of
-//!   pointers would expose it: the result is a havoc symbol. A pointer
-//!   converted to an integer is its address (so `IS_ERR` and alignment
-//!   tests are exact; truncated to fewer bits it is a havoc symbol); an
-//!   error path that depends on
-//!   where two objects lie relative to each other is the one spot where a
-//!   FALSE rests on this layout;
+//! - objects have fixed concrete, 8-byte aligned addresses below the
+//!   kernel's error-pointer page, one layout among all possible ones.
+//!   Memory accesses and pointer equality do not depend on which; the
+//!   integer value of an object's address does, so it is not the concrete
+//!   address but a view that covers every layout ([`layout`]: a havoc
+//!   symbol, so no verdict rests on one layout); ordering two pointers is
+//!   a havoc symbol; pointer differences across objects and out-of-bounds
+//!   accesses into a neighbouring object follow the concrete layout;
 //! - type-based separation: accesses of different widths never alias
 //!   (a union read through a member of another width sees an unrelated value);
 //!   this is an assumption of the encoding, as in CPAchecker's LDV setup,
