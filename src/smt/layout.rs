@@ -20,10 +20,12 @@
 //! Values that are no object's address (NULL, the offsetof idiom's
 //! constants in the first page, `ERR_PTR` codes in the top page) are
 //! their own integer value. The same pointer term always has the same
-//! view, and a view converted straight back to a pointer is the pointer
-//! again ([`Encoder::pointer_of_integer`]); anything else computed from a
-//! view (an offset, an ordering of two views) is as arbitrary as the
-//! layout.
+//! view, and a view, or a view plus or minus other terms, converted back
+//! to a pointer is the pointer with the same sum again
+//! ([`Encoder::pointer_of_integer`]: CIL's `container_of` subtracts the
+//! member's offset from the integer); anything else computed from a view
+//! (a mask, an ordering of two views, a view stored and read back) is as
+//! arbitrary as the layout.
 //!
 //! In the analysis a view over-approximates every layout, so a TRUE holds
 //! for all of them. `layout` is a havoc symbol: a path whose feasibility
@@ -74,10 +76,43 @@ impl Encoder<'_> {
         v
     }
 
-    /// The pointer value of the 64-bit integer `x`: the pointer whose view
-    /// `x` is, where it is one, otherwise `x` itself.
+    /// The pointer value of the 64-bit integer `x`: where `x` is the view
+    /// of a pointer `p`, or a sum with one (`view(p) - 24`, the
+    /// `container_of` of CIL's integer arithmetic), the same sum with `p`;
+    /// otherwise `x` itself.
     pub(super) fn pointer_of_integer(&self, x: BV) -> BV {
-        self.views.borrow().get(&x).cloned().unwrap_or(x)
+        self.pointer_of_view_sum(&x).unwrap_or(x)
+    }
+
+    fn pointer_of_view_sum(&self, x: &BV) -> Option<BV> {
+        use z3::ast::Ast;
+        if let Some(p) = self.views.borrow().get(x) {
+            return Some(p.clone());
+        }
+        if !x.is_app() {
+            return None;
+        }
+        let children: Vec<BV> = x.children().iter().filter_map(|c| c.as_bv()).collect();
+        match x.decl().kind() {
+            z3::DeclKind::BADD => {
+                let mut sum: Option<BV> = None;
+                let mut rest = Vec::new();
+                for c in &children {
+                    match self.pointer_of_view_sum(c) {
+                        Some(p) if sum.is_none() => sum = Some(p),
+                        Some(_) => return None,
+                        None => rest.push(c.clone()),
+                    }
+                }
+                let p = sum?;
+                Some(rest.iter().fold(p, |acc, c| acc.bvadd(c)))
+            }
+            z3::DeclKind::BSUB if children.len() == 2 => {
+                let p = self.pointer_of_view_sum(&children[0])?;
+                Some(p.bvsub(&children[1]))
+            }
+            _ => None,
+        }
     }
 }
 
@@ -114,7 +149,12 @@ mod tests {
         assert_eq!(sat(&error_page), SatResult::Unsat);
         let misaligned = v.extract(2, 0).eq(BV::from_u64(0, 3)).not();
         assert_eq!(sat(&misaligned), SatResult::Unsat);
-        assert_eq!(e.pointer_of_integer(v), obj);
+        assert_eq!(e.pointer_of_integer(v.clone()), obj);
+        // container_of through integers: the view less an offset.
+        let field = BV::from_u64(24, 64);
+        let back = e.pointer_of_integer(v.bvsub(&field));
+        let expected = obj.bvsub(&field);
+        assert_eq!(sat(&back.eq(&expected).not()), SatResult::Unsat);
     }
 
     #[test]

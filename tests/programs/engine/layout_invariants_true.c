@@ -1,14 +1,19 @@
 /* What holds in every layout: an object's address is neither NULL nor an
  * error pointer (IS_ERR), it is 8-byte aligned, the same pointer has the same
- * integer value, and an address converted to an integer and back is the
- * pointer again. */
+ * integer value, an address converted to an integer and back is the pointer
+ * again, and so is one less a member's offset (container_of through integer
+ * arithmetic, as CIL writes it). */
 extern void *malloc(unsigned long size);
+struct pair { int a; int b; };
 int g;
+struct pair pr;
 int main(void)
 {
   int *p = malloc(sizeof(int));
   unsigned long a;
   int *q;
+  int *pb = &pr.b;
+  struct pair *back;
   if (p == 0)
     return 0;
   a = (unsigned long)p;
@@ -19,6 +24,10 @@ int main(void)
   q = (int *)a;
   *q = 5;
   if (*p != 5)
+    goto ERROR;
+  back = (struct pair *)((unsigned long)pb - 4UL);
+  back->a = 7;
+  if (pr.a != 7)
     goto ERROR;
   return 0;
 ERROR:
