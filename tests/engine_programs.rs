@@ -95,6 +95,16 @@ fn integer_values_of_addresses_depend_on_the_layout() {
 }
 
 #[test]
+fn sizes_and_builtins_are_the_compilers() {
+    assert_eq!(verdict("sizeof_initialiser_false.c"), Verdict::False);
+    assert_eq!(verdict("sizeof_initialiser_true.c"), Verdict::True);
+    // A variable-length array's size is not modelled: never TRUE.
+    assert_ne!(verdict("sizeof_vla_unknown.c"), Verdict::True);
+    assert_eq!(verdict("constant_p_false.c"), Verdict::False);
+    assert_eq!(verdict("constant_p_true.c"), Verdict::True);
+}
+
+#[test]
 fn truncated_addresses_depend_on_the_layout() {
     assert_ne!(verdict("ptr_truncation_unknown.c"), Verdict::False);
     // Offsets from a null pointer do not.

@@ -280,15 +280,13 @@ impl<'a> Lowerer<'a> {
             }
             Expression::SizeOfTy(s) => {
                 let t = self.type_name(&s.node.0.node)?;
-                let n = self.p.types.size_of(t);
-                Expr::int(n as i128, self.ulong_ty())
+                self.size_of(t)
             }
             Expression::SizeOfVal(s) => {
                 self.dry += 1;
                 let r = self.rvalue_nodecay(&s.node.0);
                 self.dry -= 1;
-                let n = self.p.types.size_of(r?.ty);
-                Expr::int(n as i128, self.ulong_ty())
+                self.size_of(r?.ty)
             }
             Expression::AlignOf(a) => {
                 let t = self.type_name(&a.node.0.node)?;
@@ -1039,6 +1037,21 @@ impl<'a> Lowerer<'a> {
         }
     }
 
+    /// `sizeof` of a type: a constant, or, for an array whose length is
+    /// not a constant (a variable-length array), a value the analysis does
+    /// not model.
+    fn size_of(&mut self, t: crate::ir::TypeId) -> Expr {
+        let ulong = self.ulong_ty();
+        let mut u = t;
+        while let Type::Array { elem, len } = self.p.types.get(u).clone() {
+            if len.is_none() {
+                return Expr::new(ExprKind::Nondet("sizeof of a variable-length array"), ulong);
+            }
+            u = elem;
+        }
+        Expr::int(self.p.types.size_of(t) as i128, ulong)
+    }
+
     /// GNU builtins without a definition in the file.
     fn builtin(
         &mut self,
@@ -1055,7 +1068,15 @@ impl<'a> Lowerer<'a> {
                 }
                 Some(v)
             }
-            "__builtin_constant_p" => Some(Expr::int(0, self.int_ty())),
+            // 1 for an integer constant expression, as GCC folds it; 0
+            // otherwise, as GCC evaluates it without optimisation.
+            "__builtin_constant_p" => {
+                let constant = match args.first() {
+                    Some(a) => self.const_eval(a).ok().flatten().is_some(),
+                    None => false,
+                };
+                Some(Expr::int(i128::from(constant), self.int_ty()))
+            }
             "__builtin_object_size" => Some(Expr::int(u64::MAX as i128, self.ulong_ty())),
             "__builtin_va_start" | "__builtin_va_end" | "__builtin_va_copy" => {
                 for a in args {

@@ -13,7 +13,113 @@ use crate::Result;
 /// element by element (their unmentioned parts stay unconstrained).
 pub const MAX_INIT_LEAVES: u64 = 256;
 
+/// The bytes of a string literal (its parts concatenated, escapes
+/// decoded, without the terminating NUL).
+pub(super) fn string_bytes(parts: &[String]) -> Vec<u8> {
+    let mut out = Vec::new();
+    for p in parts {
+        let text = p.trim_start_matches(['L', 'u', 'U', '8']);
+        let text = text.strip_prefix('"').unwrap_or(text);
+        let text = text.strip_suffix('"').unwrap_or(text);
+        let mut chars = text.bytes().peekable();
+        while let Some(c) = chars.next() {
+            if c != b'\\' {
+                out.push(c);
+                continue;
+            }
+            let Some(e) = chars.next() else { break };
+            let simple = match e {
+                b'n' => Some(b'\n'),
+                b't' => Some(b'\t'),
+                b'r' => Some(b'\r'),
+                b'a' => Some(7),
+                b'b' => Some(8),
+                b'f' => Some(12),
+                b'v' => Some(11),
+                b'e' => Some(27),
+                b'x' | b'0'..=b'7' => None,
+                other => Some(other),
+            };
+            if let Some(b) = simple {
+                out.push(b);
+                continue;
+            }
+            let (radix, mut v, max) = if e == b'x' {
+                (16, 0u32, 8)
+            } else {
+                (8, (e - b'0') as u32, 2)
+            };
+            let mut n = 0;
+            while let Some(d) = chars.peek().and_then(|&d| (d as char).to_digit(radix)) {
+                if n == max {
+                    break;
+                }
+                v = v.wrapping_mul(radix).wrapping_add(d);
+                chars.next();
+                n += 1;
+            }
+            out.push(v as u8);
+        }
+    }
+    out
+}
+
 impl<'a> Lowerer<'a> {
+    /// The type of a variable declared with `ty` and initialised by
+    /// `init`: an array of unknown length gets the length its initialiser
+    /// gives (C11 6.7.9p22): a string literal's bytes and its NUL, or one
+    /// past the last element a list initialises.
+    pub(super) fn completed_type(
+        &mut self,
+        ty: crate::ir::TypeId,
+        init: Option<&'a Node<Initializer>>,
+    ) -> Result<crate::ir::TypeId> {
+        let (Type::Array { elem, len: None }, Some(init)) = (self.p.types.get(ty).clone(), init)
+        else {
+            return Ok(ty);
+        };
+        let string = |e: &Node<Expression>| match &e.node {
+            Expression::StringLiteral(s) => Some(string_bytes(&s.node).len() as u64 + 1),
+            _ => None,
+        };
+        let n = match &init.node {
+            Initializer::Expression(e) => match string(e) {
+                Some(n) => n,
+                None => return Ok(ty),
+            },
+            Initializer::List(items) => match items.as_slice() {
+                [one]
+                    if one.node.designation.is_empty()
+                        && self.p.types.size_of(elem) == 1
+                        && matches!(&one.node.initializer.node, Initializer::Expression(e) if string(e).is_some()) =>
+                {
+                    match &one.node.initializer.node {
+                        Initializer::Expression(e) => string(e).unwrap_or(1),
+                        Initializer::List(_) => 1,
+                    }
+                }
+                _ => {
+                    let (mut next, mut len) = (0u64, 0u64);
+                    for item in items {
+                        match item.node.designation.first().map(|d| &d.node) {
+                            Some(Designator::Index(ix)) => {
+                                next = self.const_eval(ix)?.unwrap_or(0).max(0) as u64;
+                            }
+                            Some(Designator::Range(r)) => {
+                                next = self.const_eval(&r.node.to)?.unwrap_or(0).max(0) as u64;
+                            }
+                            _ => {}
+                        }
+                        next += 1;
+                        len = len.max(next);
+                    }
+                    len
+                }
+            },
+        };
+        Ok(self.p.types.intern(Type::Array { elem, len: Some(n) }))
+    }
+
     /// Initialises `target`; `zero` asks for zero-filling what the initialiser
     /// does not mention (static storage, and aggregates with an initialiser).
     pub(super) fn initialize(
@@ -41,12 +147,7 @@ impl<'a> Lowerer<'a> {
         if let (Type::Array { elem, len }, Expression::StringLiteral(s)) =
             (self.p.types.get(target.ty).clone(), &e.node)
         {
-            let text: String = s
-                .node
-                .iter()
-                .map(|p| p.trim_start_matches('L').trim_matches('"').to_string())
-                .collect();
-            let bytes = text.as_bytes();
+            let bytes = string_bytes(&s.node);
             let n = len.unwrap_or(bytes.len() as u64 + 1).min(MAX_INIT_LEAVES);
             let long = self.p.types.int(IntKind::Long);
             for k in 0..n {

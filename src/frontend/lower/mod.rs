@@ -309,6 +309,7 @@ impl<'a> Lowerer<'a> {
             let (name, ty) = self.declarator(base, &decl.node)?;
             let Some(name) = name else { continue };
             let pos = self.pos(&decl.span);
+            let ty = self.completed_type(ty, id.node.initializer.as_ref())?;
             if specs.typedef {
                 self.bind(&name, Symbol::Typedef(ty));
                 continue;

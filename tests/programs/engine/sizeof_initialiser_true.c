@@ -1,0 +1,11 @@
+/* The lengths an initialiser gives are exact. */
+static char g[] = "abc";
+int main(void)
+{
+  int a[] = {1, 2, 3};
+  if (sizeof(a) != 12 || sizeof(g) != 4)
+    goto ERROR;
+  return 0;
+ERROR:
+  return 1;
+}
