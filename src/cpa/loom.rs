@@ -11,10 +11,12 @@
 //! of the moves (assumes, then assignments, per automaton in order) are
 //! executed by the data analysis as extra steps from the intermediate
 //! location `l#` to `l'` (the state's `pending` operations), so assume
-//! operations strengthen the data analysis. Combinations whose assumes
+//! operations strengthen the data analysis. A move whose assumes the data
+//! analysis refutes is not taken, and combinations whose assumes
 //! contradict each other in every state are never formed
-//! ([`super::joint`]): automata observing the same call share its outcome. Pattern variables are
-//! instantiated from the matched edge ([`BoundAutomaton::step`]).
+//! ([`super::joint`]): automata observing the same call share its outcome.
+//! Pattern variables are instantiated from the matched edge
+//! ([`BoundAutomaton::step`]).
 //!
 //! Dropping an automaton's operations is exact for the other properties:
 //! a rule's assumes cover `true` in every state (checked when the rule is

@@ -38,7 +38,8 @@ pub struct CostRow {
     /// over the non-trivial modules.
     pub separate_speedup: Option<f64>,
     /// Modules using more than [`REGRESSION_FACTOR`] times the baseline's
-    /// total CPU without deciding more properties.
+    /// total CPU, and more than [`TRIVIAL_S`] beyond it, without deciding
+    /// more properties.
     pub regressions: Vec<String>,
 }
 
@@ -91,6 +92,7 @@ impl Comparison {
                 }
             }
             if m.total_cpu_s > REGRESSION_FACTOR * b.total_cpu_s
+                && m.total_cpu_s - b.total_cpu_s > TRIVIAL_S
                 && self.decided(key, m) <= self.decided(key, b)
             {
                 row.regressions.push(format!(
@@ -147,7 +149,7 @@ pub fn render(cmp: &Comparison, rows: &[CostRow], markdown: bool) -> String {
          analysis speedup: {base}'s analysis CPU / the configuration's per module; separate \
          processes: {base}'s analysis plus its parse, CFA and start-up once per property, against \
          the configuration's total CPU; regressions: modules over {REGRESSION_FACTOR}x {base}'s \
-         total CPU that decide no more properties\n"
+         total CPU (and {TRIVIAL_S} s over it) that decide no more properties\n"
     ));
     for r in rows {
         for m in &r.regressions {
