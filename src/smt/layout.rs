@@ -23,7 +23,9 @@
 //! view, and a view, or a view plus or minus other terms, converted back
 //! to a pointer is the pointer with the same sum again
 //! ([`Encoder::pointer_of_integer`]: CIL's `container_of` subtracts the
-//! member's offset from the integer); anything else computed from a view
+//! member's offset from the integer, and its member accesses add it); two
+//! such sums are equal exactly when their pointers are (CIL compares
+//! pointers as integers); anything else computed from a view
 //! (a mask, an ordering of two views, a view stored and read back) is as
 //! arbitrary as the layout.
 //!
@@ -84,7 +86,8 @@ impl Encoder<'_> {
         self.pointer_of_view_sum(&x).unwrap_or(x)
     }
 
-    fn pointer_of_view_sum(&self, x: &BV) -> Option<BV> {
+    /// The pointer a view sum `x` stands for (see [`Encoder::pointer_of_integer`]).
+    pub(super) fn pointer_of_view_sum(&self, x: &BV) -> Option<BV> {
         use z3::ast::Ast;
         if let Some(p) = self.views.borrow().get(x) {
             return Some(p.clone());

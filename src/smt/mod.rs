@@ -1531,6 +1531,17 @@ impl<'p> Encoder<'p> {
                 _ => 1,
             }
         };
+        // Integer views of pointers are equal exactly when the pointers
+        // are, in every layout ([`layout`]).
+        if matches!(op, BinaryOp::Eq | BinaryOp::Ne) && va.get_size() == 64 && vb.get_size() == 64 {
+            if let (Some(x), Some(y)) =
+                (self.pointer_of_view_sum(&va), self.pointer_of_view_sum(&vb))
+            {
+                let same = x.eq(&y);
+                let r = if op == BinaryOp::Eq { same } else { same.not() };
+                return self.of_bool(r, w);
+            }
+        }
         match op {
             BinaryOp::LogAnd | BinaryOp::LogOr => {
                 let (x, y) = (self.nonzero(&va), self.nonzero(&vb));

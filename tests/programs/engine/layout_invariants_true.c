@@ -2,7 +2,8 @@
  * error pointer (IS_ERR), it is 8-byte aligned, the same pointer has the same
  * integer value, an address converted to an integer and back is the pointer
  * again, and so is one less a member's offset (container_of through integer
- * arithmetic, as CIL writes it). */
+ * arithmetic, as CIL writes it), and two integer values of addresses are
+ * equal exactly when the pointers are. */
 extern void *malloc(unsigned long size);
 struct pair { int a; int b; };
 int g;
@@ -28,6 +29,8 @@ int main(void)
   back = (struct pair *)((unsigned long)pb - 4UL);
   back->a = 7;
   if (pr.a != 7)
+    goto ERROR;
+  if ((unsigned long)back != (unsigned long)&pr || (unsigned long)&g == (unsigned long)&pr)
     goto ERROR;
   return 0;
 ERROR:
