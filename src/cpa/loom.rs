@@ -344,7 +344,7 @@ impl<'p, D: Cpa> LoomCpa<'p, D> {
                     }
                 }
                 for (autos, ops) in &combos {
-                    if !self.joint.consistent(ops, &m.ops) {
+                    if !ops.is_empty() && !m.ops.is_empty() && !self.joint.consistent(ops, &m.ops) {
                         continue;
                     }
                     let mut autos = autos.clone();
