@@ -1,7 +1,8 @@
 //! The analysis the SDC loop wraps (`analyze` of Alg. 2 of paper 002): the
 //! LOOM composite over the enabled properties, in two stages.
 //!
-//! 1. Explicit values (once per partition, with a fifth of the run's budget,
+//! 1. Explicit values (once per partition, with a fifth of the CPU time the
+//!    partition's properties would have had alone ([`Budget::pooled_cpu`]),
 //!    at least 2 s or half of a shorter budget):
 //!    the LOOM composite with the explicit-value analysis explores the state
 //!    space continuing after targets. If it reaches its fixed point, every
@@ -126,6 +127,13 @@ pub struct LoomAnalysis<'p> {
     withdrawn: PropertySet,
     /// Properties the value search has had its go at.
     searched: PropertySet,
+    /// Partitions whose explicit-value exploration stopped at the state
+    /// limit. The program's values, not the automata, make the state
+    /// space, so a subset of one is not explored again.
+    explicit_too_large: Vec<PropertySet>,
+    /// CPU time the explicit stage of the current partition drew from the
+    /// pool ([`Budget::pooled_cpu`]): it is not charged to the CEGAR stage.
+    explicit_spent: Duration,
     /// Properties given up because their error path needs an
     /// over-approximated step that LDV's assumptions rule out: candidates
     /// for an analysis under those assumptions.
@@ -192,6 +200,8 @@ impl<'p> LoomAnalysis<'p> {
             enabled: PropertySet::new(),
             withdrawn: PropertySet::new(),
             searched: PropertySet::new(),
+            explicit_too_large: Vec::new(),
+            explicit_spent: Duration::ZERO,
             ldv_infeasible: PropertySet::new(),
             ldv_predicates: None,
             predicates: initial_predicates(program, automata, PredicateScope::default()),
@@ -222,6 +232,16 @@ impl<'p> LoomAnalysis<'p> {
             .map(|b| b.saturating_sub(monitor.analysis_cpu(clock)))
     }
 
+    /// The CEGAR stage's budget: the run's, plus what the explicit stage
+    /// drew from the pool, within the pool.
+    fn cegar_budget(&self, budget: &Budget) -> Budget {
+        let mut b = budget.clone();
+        if let (Some(cpu), Some(pool)) = (b.cpu, b.pooled_cpu) {
+            b.cpu = Some((cpu + self.explicit_spent).min(pool.max(cpu)));
+        }
+        b
+    }
+
     fn report_transitions(&self, counts: &[u64], monitor: &mut Monitor<PropertyId>) {
         for (i, &c) in counts.iter().enumerate() {
             monitor.add_transitions(PropertyId(i as u32), c);
@@ -237,10 +257,15 @@ impl<'p> LoomAnalysis<'p> {
         self.stage = Stage::Cegar;
         let mut report = sdc::RunReport::default();
         let open = self.open();
-        if open.is_empty() {
+        if open.is_empty() || self.explicit_too_large.iter().any(|s| open.is_subset(s)) {
             return report;
         }
-        let cpu = Self::remaining_budget(budget, monitor, clock).map(explicit_budget);
+        let start = monitor.analysis_cpu(clock);
+        // One complete exploration decides every open property of the
+        // partition: it may draw on what they would have had alone.
+        let cpu = budget
+            .shared_cpu()
+            .map(|b| explicit_budget(b.saturating_sub(monitor.analysis_cpu(clock))));
         let t_ex = std::time::Instant::now();
         let ex = reachability::explore(
             self.program,
@@ -264,6 +289,10 @@ impl<'p> LoomAnalysis<'p> {
         self.work.states = self.work.states.max(ex.stats.states);
         self.work.transitions += ex.stats.transitions;
         self.report_transitions(&ex.transitions_taken, monitor);
+        if ex.state_limit {
+            self.explicit_too_large.push(open.clone());
+        }
+        self.explicit_spent = monitor.analysis_cpu(clock).saturating_sub(start);
         if ex.complete {
             report.proven = open.iter().filter(|p| !ex.hit.contains(*p)).collect();
         }
@@ -649,6 +678,7 @@ impl<'p> sdc::Analysis for LoomAnalysis<'p> {
         self.enabled = enabled.iter().copied().collect();
         self.withdrawn = PropertySet::new();
         self.stage = Stage::Explicit;
+        self.explicit_spent = Duration::ZERO;
         self.run = None;
         self.finished = false;
         self.refinements = 0;
@@ -672,7 +702,7 @@ impl<'p> sdc::Analysis for LoomAnalysis<'p> {
                 return r;
             }
         }
-        self.cegar_stage(budget, monitor, clock)
+        self.cegar_stage(&self.cegar_budget(budget), monitor, clock)
     }
 
     fn finished(&self) -> bool {

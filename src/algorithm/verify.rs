@@ -361,13 +361,11 @@ pub fn verify_hunting_first(
 ) -> Verification {
     let limit = limits.cpu.unwrap_or_default();
     let share = limit.mul_f64(HUNT_SHARE);
-    let h = verify(
-        hunting.0,
-        hunting.1,
-        hunting.2,
-        mode,
-        &limits.with_limit(share, hunting.2.len()),
-    );
+    // The variant's TRUE results are discarded: a property alone gets the
+    // phase budget, not the share of the time its proof might take.
+    let mut hunt_limits = limits.with_limit(share, hunting.2.len());
+    hunt_limits.config.share_unused = false;
+    let h = verify(hunting.0, hunting.1, hunting.2, mode, &hunt_limits);
     let mut found: HashMap<String, PropertyResult> = h
         .results
         .into_iter()

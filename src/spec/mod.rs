@@ -118,6 +118,11 @@ impl PropertySet {
         s
     }
 
+    /// `self ⊆ other`.
+    pub fn is_subset(&self, other: &PropertySet) -> bool {
+        self.difference(other).is_empty()
+    }
+
     /// `self \ other`.
     pub fn difference(&self, other: &PropertySet) -> PropertySet {
         let mut s = PropertySet {

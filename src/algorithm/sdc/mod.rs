@@ -176,6 +176,7 @@ pub fn sdc<A: Analysis>(
         if capped_by_total {
             budget.cpu = left;
         }
+        budget.pooled_cpu = pooled(budget.cpu, partition.len(), left);
 
         let (run, run_relevant) = run_partition(
             analysis,
@@ -217,6 +218,13 @@ pub fn sdc<A: Analysis>(
         partitions,
         relevant,
     }
+}
+
+/// The CPU time `n` properties with a run budget of `cpu` each would have
+/// had alone, capped by what is `left` of the overall limit.
+fn pooled(cpu: Option<Duration>, n: usize, left: Option<Duration>) -> Option<Duration> {
+    let pool = cpu?.saturating_mul(n.max(1) as u32);
+    Some(left.map_or(pool, |l| pool.min(l)))
 }
 
 /// One partition: `restart`, then `analyze` until it neither finds nor

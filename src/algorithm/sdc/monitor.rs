@@ -188,6 +188,12 @@ pub struct Budget {
     /// Per-property refinement rule (strategies S2 and S4); applies only while
     /// more than one property is enabled.
     pub refinement_rule: Option<RefinementRule>,
+    /// CPU time the run's properties would have had in runs of their own:
+    /// `cpu` once per property of the partition, capped by what is left of
+    /// the overall limit. A stage whose one result decides all of them at
+    /// once (LOOM's explicit-value stage) may draw on this pool instead of
+    /// the run's own budget; `None` is the run's `cpu`.
+    pub pooled_cpu: Option<Duration>,
 }
 
 impl Budget {
@@ -196,6 +202,7 @@ impl Budget {
         Budget {
             cpu: None,
             refinement_rule: None,
+            pooled_cpu: None,
         }
     }
 
@@ -204,12 +211,19 @@ impl Budget {
         Budget {
             cpu: Some(limit),
             refinement_rule: None,
+            pooled_cpu: None,
         }
     }
 
     pub fn with_refinement_rule(mut self, rule: RefinementRule) -> Self {
         self.refinement_rule = Some(rule);
         self
+    }
+
+    /// The CPU time a stage shared by all of the run's properties may use:
+    /// the pool when there is one, else the run's `cpu`.
+    pub fn shared_cpu(&self) -> Option<Duration> {
+        self.pooled_cpu.or(self.cpu)
     }
 
     /// Whether the run as a whole must stop (its CPU time is used up).

@@ -40,6 +40,11 @@ pub struct StrategyConfig {
     /// `β_900`: analysis CPU time of one partition.
     pub phase_budget: Duration,
     pub refinement_rule: RefinementRule,
+    /// Whether a property tried alone also gets its share of the overall
+    /// limit the earlier partitions left unused ([`Planner::next_within`]).
+    /// Off for a pass that only looks for violations (the bug-hunting
+    /// variant): the time a proof there would take is not worth spending.
+    pub share_unused: bool,
 }
 
 impl Default for StrategyConfig {
@@ -47,6 +52,7 @@ impl Default for StrategyConfig {
         StrategyConfig {
             phase_budget: Duration::from_secs(900),
             refinement_rule: RefinementRule::default(),
+            share_unused: true,
         }
     }
 }
@@ -185,7 +191,7 @@ impl<P: Ord + Copy + std::fmt::Debug> Planner<P> {
     ) -> Option<(BTreeSet<P>, Budget)> {
         let tried = self.tried_alone.len();
         let (partition, mut budget) = self.next(remaining)?;
-        let alone = self.tried_alone.len() > tried;
+        let alone = self.tried_alone.len() > tried && self.config.share_unused;
         if let (true, Some(left), Some(b)) = (alone, left, budget.cpu) {
             let untried = remaining
                 .iter()
@@ -241,6 +247,19 @@ mod tests {
         p.next_within(&set(&[1, 2, 3]), left(100)).unwrap();
         let (_, b) = p.next_within(&set(&[1, 2, 3]), left(12)).unwrap();
         assert_eq!(b.cpu, left(10), "never less than the phase budget");
+    }
+
+    #[test]
+    fn a_pass_that_does_not_share_the_unused_time_keeps_the_phase_budget() {
+        let config = StrategyConfig {
+            share_unused: false,
+            ..config_of(10)
+        };
+        let mut p = Planner::new(Strategy::S1, config);
+        let left = |s| Some(Duration::from_secs(s));
+        p.next_within(&set(&[1, 2, 3]), left(100)).unwrap();
+        let (part, b) = p.next_within(&set(&[2, 3]), left(90)).unwrap();
+        assert_eq!((part, b.cpu), (set(&[2]), left(10)));
     }
 
     fn config_of(secs: u64) -> StrategyConfig {
