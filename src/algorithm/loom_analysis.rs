@@ -36,7 +36,7 @@ use crate::algorithm::refine::{all_predicates, check_path, PathCheck};
 use crate::algorithm::sdc::thread_cpu_time;
 use crate::algorithm::sdc::{self, Budget, Clock, Monitor};
 use crate::algorithm::value_search;
-use crate::cfa::Program;
+use crate::cfa::{LocId, Program};
 use crate::cpa::composite::MergePolicy;
 use crate::cpa::loom::{LoomCpa, LoomGoal, LoomPrecision, LoomProperty, LoomState};
 use crate::cpa::predicate::abstraction::{PredicateScope, Predicates};
@@ -98,6 +98,13 @@ impl Work {
     }
 }
 
+/// What refinements learned for one property ([`LoomAnalysis::learned`]).
+#[derive(Clone, Default)]
+struct Learned {
+    predicates: Vec<(Option<LocId>, z3::ast::Bool)>,
+    check_blocks: bool,
+}
+
 type PredLoom<'p> = LoomCpa<'p, PredicateCpa<'p>>;
 type PredReached = Reached<LoomState<PredState>, LoomPrecision<Rc<Predicates>>>;
 
@@ -127,6 +134,12 @@ pub struct LoomAnalysis<'p> {
     withdrawn: PropertySet,
     /// Properties the value search has had its go at.
     searched: PropertySet,
+    /// Per property: the predicates the refinements of its error paths
+    /// added, where they were found (`None`: everywhere), and whether they
+    /// needed every block's satisfiability decided. A partition starts with
+    /// those of its properties: a property verified alone after a joint run
+    /// that ran out of budget goes on from the precision it had there.
+    learned: Vec<Learned>,
     /// Partitions whose explicit-value exploration stopped at the state
     /// limit. The program's values, not the automata, make the state
     /// space, so a subset of one is not explored again.
@@ -195,6 +208,7 @@ impl<'p> LoomAnalysis<'p> {
         LoomAnalysis {
             program,
             automata,
+            learned: vec![Learned::default(); properties.len()],
             properties,
             names,
             enabled: PropertySet::new(),
@@ -230,6 +244,15 @@ impl<'p> LoomAnalysis<'p> {
         budget
             .cpu
             .map(|b| b.saturating_sub(monitor.analysis_cpu(clock)))
+    }
+
+    /// Records what a refinement for the error path of `props` added.
+    fn learn(&mut self, props: &[PropertyId], added: Vec<(Option<LocId>, z3::ast::Bool)>) {
+        for p in props {
+            let l = &mut self.learned[p.0 as usize];
+            l.predicates.extend(added.iter().cloned());
+            l.check_blocks |= self.check_blocks;
+        }
     }
 
     /// The CEGAR stage's budget: the run's, plus what the explicit stage
@@ -577,25 +600,30 @@ impl<'p> LoomAnalysis<'p> {
                             let stepping = candidates
                                 .iter()
                                 .any(|(at, c)| self.predicates.steps(c, *at, program));
+                            let mut added = candidates.clone();
                             let progress =
                                 if add_at_points(&mut self.predicates, &candidates, program) {
                                     if stepping {
-                                        add_at_points(
-                                            &mut self.predicates,
-                                            &of_whole_path(),
-                                            program,
-                                        );
+                                        let all = of_whole_path();
+                                        add_at_points(&mut self.predicates, &all, program);
+                                        added.extend(all);
                                     }
                                     true
                                 } else {
                                     !std::mem::replace(&mut self.check_blocks, true) || {
                                         let all = of_whole_path();
-                                        add_at_points(&mut self.predicates, &all, program)
-                                            || all.into_iter().fold(false, |new, (_, c)| {
-                                                self.predicates.add(c) || new
-                                            })
+                                        if add_at_points(&mut self.predicates, &all, program) {
+                                            added.extend(all);
+                                            true
+                                        } else {
+                                            let everywhere: Vec<_> =
+                                                all.into_iter().map(|(_, c)| (None, c)).collect();
+                                            added.extend(everywhere.iter().cloned());
+                                            add_at_points(&mut self.predicates, &everywhere, program)
+                                        }
                                     }
                                 };
+                            self.learn(&props, added);
                             self.close_run(monitor);
                             if !progress {
                                 for p in props {
@@ -629,7 +657,7 @@ impl<'p> LoomAnalysis<'p> {
 /// Adds each candidate predicate where it was found; whether any is new.
 fn add_at_points(
     predicates: &mut Predicates,
-    candidates: &[(Option<crate::cfa::LocId>, z3::ast::Bool)],
+    candidates: &[(Option<LocId>, z3::ast::Bool)],
     program: &Program,
 ) -> bool {
     let mut added = false;
@@ -684,6 +712,11 @@ impl<'p> sdc::Analysis for LoomAnalysis<'p> {
         self.refinements = 0;
         self.check_blocks = false;
         self.predicates = self.start_predicates.clone();
+        for p in enabled {
+            let learned = &self.learned[p.0 as usize];
+            add_at_points(&mut self.predicates, &learned.predicates, self.program);
+            self.check_blocks |= learned.check_blocks;
+        }
     }
 
     fn analyze(
