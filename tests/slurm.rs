@@ -218,7 +218,10 @@ fn slurm_array_gives_the_local_verdicts_and_resumes_a_cancelled_task() {
     let chunk0_len = plan["chunks"][0].as_array().unwrap().len();
     let wait = Instant::now();
     while lines_in(&chunk0) == 0 {
-        assert!(wait.elapsed() < Duration::from_secs(120), "chunk 0 never started");
+        assert!(
+            wait.elapsed() < Duration::from_secs(120),
+            "chunk 0 never started"
+        );
         std::thread::sleep(Duration::from_millis(50));
     }
     let cancel = cluster

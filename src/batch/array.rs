@@ -11,6 +11,7 @@
 //! Chunks partition the task list, so a key has at most one line in all the
 //! chunks' files together.
 
+use std::collections::hash_map::Entry;
 use std::collections::{BTreeMap, HashMap};
 use std::ffi::OsString;
 use std::path::{Path, PathBuf};
@@ -59,6 +60,8 @@ impl RunSettings {
 #[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
 pub struct SlurmSettings {
     pub partition: Option<String>,
+    /// Array tasks running at once (`--array=...%N`), if limited.
+    pub max_running: Option<usize>,
     /// More `sbatch` arguments, after mpv's own (so they override them).
     pub sbatch_args: Vec<String>,
     /// The mpv executable as the compute nodes see it.
@@ -219,10 +222,13 @@ pub fn merge(plan: &ArrayPlan, chunk_lines: Vec<Vec<Map<String, Value>>>) -> Col
         };
         if !known.contains(key.as_str()) {
             c.foreign += 1;
-        } else if by_key.contains_key(&key) {
-            c.duplicates += 1;
-        } else {
-            by_key.insert(key, line);
+            continue;
+        }
+        match by_key.entry(key) {
+            Entry::Occupied(_) => c.duplicates += 1,
+            Entry::Vacant(v) => {
+                v.insert(line);
+            }
         }
     }
     for (i, chunk) in plan.chunks.iter().enumerate() {
@@ -286,7 +292,12 @@ pub fn status(plan: &ArrayPlan, c: &Collected, now: u64) -> Status {
         eta: None,
     };
     for l in &c.lines {
-        for p in l.get("properties").and_then(Value::as_array).into_iter().flatten() {
+        for p in l
+            .get("properties")
+            .and_then(Value::as_array)
+            .into_iter()
+            .flatten()
+        {
             match p["verdict"].as_str() {
                 Some("true") => s.verdicts[0] += 1,
                 Some("false") => s.verdicts[1] += 1,
@@ -342,6 +353,7 @@ mod tests {
             },
             slurm: SlurmSettings {
                 partition: None,
+                max_running: None,
                 sbatch_args: Vec::new(),
                 mpv: "mpv".into(),
                 workdir: ".".into(),
@@ -396,7 +408,10 @@ mod tests {
         let c = merge(&p, chunks);
         let keys: Vec<&str> = c.lines.iter().map(|l| l["key"].as_str().unwrap()).collect();
         assert_eq!(keys, [k(0), k(3), k(1)]);
-        assert_eq!(c.lines[2]["properties"][0]["verdict"], "false", "first line kept");
+        assert_eq!(
+            c.lines[2]["properties"][0]["verdict"], "false",
+            "first line kept"
+        );
         assert_eq!(c.duplicates, 1);
         assert_eq!(c.foreign, 1);
         assert_eq!(c.failed, [(k(3), "timeout".to_string())]);
@@ -417,7 +432,10 @@ mod tests {
         let k = |i: usize| task(i).key;
         let c = merge(
             &p,
-            vec![vec![line(&k(0), "ok", "true"), line(&k(2), "crash", "unknown")]],
+            vec![vec![
+                line(&k(0), "ok", "true"),
+                line(&k(2), "crash", "unknown"),
+            ]],
         );
         let s = status(&p, &c, 1100);
         assert_eq!((s.done, s.total), (2, 4));

@@ -58,7 +58,13 @@ pub fn sbatch_args(plan: &ArrayPlan, dir: &Path, chunks: &[usize]) -> Vec<String
     let r = resources(plan);
     let mut a = vec![
         "--parsable".to_string(),
-        format!("--array={}", array::array_spec(chunks)),
+        format!(
+            "--array={}{}",
+            array::array_spec(chunks),
+            plan.slurm
+                .max_running
+                .map_or_else(String::new, |n| format!("%{n}"))
+        ),
         "--job-name=mpv-batch".to_string(),
         format!("--output={}", dir.join("logs").join("%A_%a.log").display()),
         format!("--chdir={}", plan.slurm.workdir.display()),
@@ -188,6 +194,7 @@ mod tests {
             },
             slurm: SlurmSettings {
                 partition: Some("short".into()),
+                max_running: Some(50),
                 sbatch_args: vec!["--time=90".into()],
                 mpv: "/opt/it's/mpv".into(),
                 workdir: "/shared/work".into(),
@@ -200,7 +207,14 @@ mod tests {
     fn limits_map_onto_slurm_resources() {
         // 10 tasks in chunks of 3, 3, 2, 2; a child's CPU limit is 8 s.
         let r = resources(&plan(10, 4, 1));
-        assert_eq!(r, Resources { cpus: 1, mem_mb: 1280, time_min: 7 });
+        assert_eq!(
+            r,
+            Resources {
+                cpus: 1,
+                mem_mb: 1280,
+                time_min: 7
+            }
+        );
         let r = resources(&plan(10, 4, 2));
         assert_eq!((r.cpus, r.mem_mb), (2, 2304));
     }
@@ -209,7 +223,7 @@ mod tests {
     fn sbatch_gets_the_array_and_the_user_arguments_last() {
         let p = plan(10, 4, 1);
         let a = sbatch_args(&p, Path::new("/shared/run"), &[1, 2]);
-        assert_eq!(a[1], "--array=1-2");
+        assert_eq!(a[1], "--array=1-2%50");
         assert!(a.contains(&"--partition=short".to_string()));
         assert!(a.contains(&"--chdir=/shared/work".to_string()));
         assert!(a.contains(&"--output=/shared/run/logs/%A_%a.log".to_string()));

@@ -49,8 +49,11 @@ pub struct BatchArgs {
     /// Number of array tasks (chunks) (default: one per 10 tasks, at most 100).
     #[arg(long, requires = "slurm")]
     array_size: Option<usize>,
+    /// Array tasks running at once (Slurm's `--array=...%N`).
+    #[arg(long, requires = "slurm")]
+    max_running: Option<usize>,
     /// One more `sbatch` argument (repeatable), after mpv's own, e.g.
-    /// `--sbatch-arg=--account=ABC` or `--sbatch-arg=--time=120`.
+    /// `--sbatch-arg=--account=ABC` or `--sbatch-arg=--time=120`; not `--array`.
     #[arg(long = "sbatch-arg", allow_hyphen_values = true, requires = "slurm")]
     sbatch_arg: Vec<String>,
     /// The mpv executable as the compute nodes see it (default: this one).
@@ -303,12 +306,7 @@ fn array_dir(dir: &Path) -> Result<PathBuf> {
 }
 
 /// `--slurm`: the plan in `dir`, then one `sbatch --array` of every chunk.
-fn submit(
-    a: &BatchArgs,
-    dir: &Path,
-    time_limit: f64,
-    wall_limit: Option<f64>,
-) -> Result<ExitCode> {
+fn submit(a: &BatchArgs, dir: &Path, time_limit: f64, wall_limit: Option<f64>) -> Result<ExitCode> {
     let dir = array_dir(dir)?;
     if array::plan_path(&dir).exists() {
         return Err(Error::Usage(format!(
@@ -316,6 +314,16 @@ fn submit(
              merge it with `--collect {0} --out FILE`, resubmit what is missing with \
              `--collect {0} --resume`, or remove the directory",
             dir.display()
+        )));
+    }
+    if let Some(bad) = a
+        .sbatch_arg
+        .iter()
+        .find(|x| x.starts_with("--array") || x.starts_with("-a"))
+    {
+        return Err(Error::Usage(format!(
+            "--sbatch-arg {bad}: mpv gives the array indices itself (limit the tasks \
+             running at once with --max-running N)"
         )));
     }
     let (list, verify_args) = task_list(a)?;
@@ -346,6 +354,7 @@ fn submit(
         },
         slurm: array::SlurmSettings {
             partition: a.partition.clone(),
+            max_running: a.max_running.filter(|&n| n > 0),
             sbatch_args: a.sbatch_arg.clone(),
             mpv: match &a.slurm_mpv {
                 Some(p) => p.clone(),
@@ -447,7 +456,7 @@ fn collect(dir: &Path, out: Option<&Path>, resume: bool) -> Result<ExitCode> {
     if !again.is_empty() {
         let job = slurm::submit(&mut plan, &dir, &again, c.lines.len())?;
         eprintln!(
-            "mpv batch: chunks {} submitted again as Slurm job array {job}",
+            "mpv batch: incomplete chunks {} submitted again as Slurm job array {job}",
             array::array_spec(&again)
         );
         println!("{job}");
