@@ -1,7 +1,7 @@
 //! `mpv batch --slurm` on a real one-node Slurm cluster (`tests/slurm/cluster.sh`:
 //! munged, slurmctld and slurmd on localhost, started for the test and
-//! stopped after it). A 40-task sample of `single.tsv` at 2 s (the small
-//! programs of `tests/programs/batch` when the corpus is not there) as a
+//! stopped after it). A 40-task sample of `single.tsv` at 2 s (copies of the
+//! small programs of `tests/programs/batch` when the corpus is not there) as a
 //! 4-task array gives after `--collect` exactly the verdicts of the same
 //! sample run locally; with one array task cancelled mid-run, `--collect
 //! --resume` submits its chunk again and the merged file has exactly one
@@ -117,22 +117,36 @@ fn ok(o: &Output) -> String {
     String::from_utf8_lossy(&o.stdout).into_owned()
 }
 
-/// The manifest and batch options of the sample: 40 rows of `single.tsv`
-/// at 2 s, or the small batch programs when the corpus is not unpacked.
-fn sample() -> Vec<String> {
-    let corpus = std::env::var_os("MPV_BENCH_DIR").is_some()
-        || Path::new(env!("CARGO_MANIFEST_DIR"))
-            .join("../shared/benchmarks/unpack.sh")
-            .exists();
+/// The tasks and batch options of the sample: 40 rows of `single.tsv` at
+/// 2 s, or, when the corpus is not unpacked (or `MPV_SLURM_TEST_PROGRAMS` is
+/// set), 40 copies of the small programs of `tests/programs/batch` in `tmp`.
+fn sample(tmp: &Path) -> Vec<String> {
+    let corpus = std::env::var_os("MPV_SLURM_TEST_PROGRAMS").is_none()
+        && (std::env::var_os("MPV_BENCH_DIR").is_some()
+            || Path::new(env!("CARGO_MANIFEST_DIR"))
+                .join("../shared/benchmarks/unpack.sh")
+                .exists());
     let mut a: Vec<String> = Vec::new();
     if corpus {
         let m = common::corpus_dir().join("single.tsv");
         a.extend(["--manifest".into(), m.display().to_string()]);
         a.extend(["--sample", "40", "--seed", "1"].map(String::from));
     } else {
-        eprintln!("no LDV corpus: the sample is tests/programs/batch/single.tsv");
-        let m = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/programs/batch/single.tsv");
-        a.extend(["--manifest".into(), m.display().to_string()]);
+        let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/programs/batch");
+        let progs = tmp.join("programs");
+        if !progs.exists() {
+            eprintln!("no LDV corpus: the sample is 40 copies of tests/programs/batch/mods");
+            std::fs::create_dir_all(&progs).unwrap();
+            let mods = std::fs::read_dir(src.join("mods")).unwrap();
+            let mods: Vec<PathBuf> = mods.map(|e| e.unwrap().path()).collect();
+            for i in 0..40 {
+                let m = &mods[i % mods.len()];
+                let name = m.file_name().unwrap().to_str().unwrap();
+                std::fs::copy(m, progs.join(format!("p{i:02}_{name}"))).unwrap();
+            }
+        }
+        a.push(progs.display().to_string());
+        a.extend(["--prp".into(), src.join("error.prp").display().to_string()]);
     }
     a.extend(["--time-limit", "2", "--memory-limit", "2048"].map(String::from));
     a
@@ -161,9 +175,9 @@ fn verdicts(path: &Path) -> BTreeMap<String, Vec<String>> {
     m
 }
 
-fn submit(c: &Cluster, dir: &Path) -> String {
+fn submit(c: &Cluster, tmp: &Path, dir: &Path) -> String {
     let mut a = vec!["batch".to_string()];
-    a.extend(sample());
+    a.extend(sample(tmp));
     a.extend(["--slurm", "--array-size", "4", "--out-dir"].map(String::from));
     a.push(dir.display().to_string());
     let a: Vec<&str> = a.iter().map(String::as_str).collect();
@@ -188,7 +202,7 @@ fn slurm_array_gives_the_local_verdicts_and_resumes_a_cancelled_task() {
     // The same sample, locally.
     let local = tmp.join("local.jsonl");
     let mut a = vec!["batch".to_string()];
-    a.extend(sample());
+    a.extend(sample(&tmp));
     a.extend(["--jobs".into(), "2".into(), "--out".into(), s(&local)]);
     ok(&cluster.mpv(&a.iter().map(String::as_str).collect::<Vec<_>>()));
     let want = verdicts(&local);
@@ -196,7 +210,7 @@ fn slurm_array_gives_the_local_verdicts_and_resumes_a_cancelled_task() {
 
     // As a 4-task array, merged.
     let a_dir = tmp.join("array-a");
-    let job = submit(&cluster, &a_dir);
+    let job = submit(&cluster, &tmp, &a_dir);
     cluster.wait(&job);
     let status = ok(&cluster.mpv(&["batch", "--status", &s(&a_dir)]));
     assert!(
@@ -211,7 +225,7 @@ fn slurm_array_gives_the_local_verdicts_and_resumes_a_cancelled_task() {
 
     // One array task cancelled mid-run, then resumed.
     let b_dir = tmp.join("array-b");
-    let job = submit(&cluster, &b_dir);
+    let job = submit(&cluster, &tmp, &b_dir);
     let chunk0 = b_dir.join("results/chunk-0000.jsonl");
     let plan: serde_json::Value =
         serde_json::from_slice(&std::fs::read(b_dir.join("plan.json")).unwrap()).unwrap();
