@@ -106,9 +106,10 @@ pub fn submit(plan: &mut ArrayPlan, dir: &Path, chunks: &[usize], done: usize) -
     let stdout = String::from_utf8_lossy(&out.stdout);
     if !out.status.success() {
         return Err(Error::Other(format!(
-            "sbatch {} failed: {}",
+            "sbatch {} failed: {} (submit again with `mpv batch --collect {} --resume`)",
             args.join(" "),
-            String::from_utf8_lossy(&out.stderr).trim()
+            String::from_utf8_lossy(&out.stderr).trim(),
+            dir.display()
         )));
     }
     let job_id = parse_job_id(&stdout)

@@ -370,7 +370,7 @@ fn submit(a: &BatchArgs, dir: &Path, time_limit: f64, wall_limit: Option<f64>) -
     let r = slurm::resources(&plan);
     eprintln!(
         "mpv batch: {} tasks in {} chunks submitted as Slurm job array {job} \
-         (each task: {} CPUs, {} MB, {} min)",
+         (each: --cpus-per-task={} --mem={} --time={})",
         list.len(),
         plan.chunks.len(),
         r.cpus,
