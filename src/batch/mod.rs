@@ -13,12 +13,17 @@
 //! * [`runner`]: the worker threads; [`progress`]: bar or plain lines.
 //! * [`summary`]: per-set and per-rule tables, scores, resources, the
 //!   slowest and the wrong verdicts.
+//! * [`array`]: a batch split into the chunks of a job array in a shared
+//!   directory, the chunks' results merged; [`slurm`]: submitting it as a
+//!   Slurm job array (`sbatch`, `squeue`).
 
+pub mod array;
 pub mod isolate;
 pub mod manifest;
 pub mod progress;
 pub mod results;
 pub mod runner;
+pub mod slurm;
 pub mod summary;
 pub mod taskdef;
 pub mod tasks;

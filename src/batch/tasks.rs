@@ -59,7 +59,7 @@ pub fn property_matches_rule(id: &str, rule: &str) -> bool {
 }
 
 /// One module to verify.
-#[derive(Clone, Debug)]
+#[derive(Clone, Debug, Serialize, Deserialize)]
 pub struct Task {
     /// Stable identity across runs: the task path (as the manifest or
     /// directory names it), the property files and the rule. `--resume`

@@ -32,7 +32,7 @@ enum Command {
     /// Verify a module against properties: one result per property.
     Verify(verify::VerifyArgs),
     /// Verify many modules, each in its own process; results as JSON lines.
-    Batch(batch::BatchArgs),
+    Batch(Box<batch::BatchArgs>),
     /// Summarise a results file of `mpv batch`.
     Report(report::ReportArgs),
     /// Compare results files of several configurations (tables and plots).
@@ -46,7 +46,7 @@ pub fn run() -> ExitCode {
         Command::Cfa(a) => cfa::run(a),
         Command::Spec(c) => spec::run(c),
         Command::Verify(a) => verify::run(a),
-        Command::Batch(a) => batch::run(a),
+        Command::Batch(a) => batch::run(*a),
         Command::Report(a) => report::run(a),
         Command::Eval(a) => eval::run(a),
     };
@@ -56,5 +56,55 @@ pub fn run() -> ExitCode {
             eprintln!("mpv: error: {e}");
             ExitCode::from(1)
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use clap::CommandFactory;
+
+    #[test]
+    fn the_command_line_is_consistent() {
+        Cli::command().debug_assert();
+    }
+
+    #[test]
+    fn batch_modes_parse() {
+        let ok = |a: &[&str]| {
+            Cli::try_parse_from(a)
+                .map(|_| ())
+                .map_err(|e| e.to_string())
+        };
+        ok(&["mpv", "batch", "m.c", "--out", "r.jsonl"]).unwrap();
+        ok(&[
+            "mpv",
+            "batch",
+            "m.c",
+            "--slurm",
+            "--out-dir",
+            "d",
+            "--array-size",
+            "4",
+        ])
+        .unwrap();
+        ok(&[
+            "mpv",
+            "batch",
+            "--collect",
+            "d",
+            "--out",
+            "r.jsonl",
+            "--resume",
+        ])
+        .unwrap();
+        ok(&["mpv", "batch", "--status", "d"]).unwrap();
+        ok(&["mpv", "batch", "--array-task", "d", "--chunk", "3"]).unwrap();
+        assert!(
+            ok(&["mpv", "batch", "m.c", "--slurm"]).is_err(),
+            "--slurm needs --out-dir"
+        );
+        assert!(ok(&["mpv", "batch", "--partition", "p", "--out", "r"]).is_err());
+        assert!(ok(&["mpv", "batch", "--collect", "d", "--status", "d"]).is_err());
     }
 }
