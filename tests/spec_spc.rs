@@ -53,7 +53,7 @@ fn imported_mutex_automaton_matches_and_instantiates() {
     let lock = p
         .edges
         .iter()
-        .find(|e| mpv::ir::print::op_to_string(&p, &e.op) == "mutex_lock(&m);")
+        .find(|e| mpv::cfa::print::op_to_string(&p, &e.op) == "mutex_lock(&m);")
         .unwrap();
     let moves = b.step(&p, a.initial, lock, StepKind::Edge);
     // USEALL: the double-lock error (assume m held) and the lock itself.
@@ -67,12 +67,12 @@ fn imported_mutex_automaton_matches_and_instantiates() {
     let exit = p
         .edges
         .iter()
-        .find(|e| mpv::ir::print::op_to_string(&p, &e.op) == "ldv_check_final_state();")
+        .find(|e| mpv::cfa::print::op_to_string(&p, &e.op) == "ldv_check_final_state();")
         .unwrap();
     let moves = b.step(&p, a.initial, exit, StepKind::Edge);
     assert_eq!(moves.len(), 1);
     assert_eq!(
-        mpv::ir::print::expr_to_string(&p, &moves[0].assumes[0]),
+        mpv::cfa::print::expr_to_string(&p, &moves[0].assumes[0]),
         "!(linux_mutex::acquired_mutexes[&m] == 0)"
     );
 }

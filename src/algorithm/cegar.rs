@@ -39,12 +39,7 @@ pub struct CegarResult {
 
 pub const TIMEOUT: &str = "timeout";
 
-/// Whether `MPV_TRACE_CEGAR` asks for a trace of the refinements on
-/// standard error (read once).
-pub fn tracing() -> bool {
-    static ON: std::sync::OnceLock<bool> = std::sync::OnceLock::new();
-    *ON.get_or_init(|| std::env::var_os("MPV_TRACE_CEGAR").is_some())
-}
+pub use crate::util::tracing;
 
 /// Decides whether a location labelled `label` is reachable, by predicate
 /// abstraction with CEGAR only.

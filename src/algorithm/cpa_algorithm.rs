@@ -6,8 +6,7 @@ use std::collections::{BinaryHeap, VecDeque};
 
 use crate::hash::HashMap;
 
-use crate::cfa::EdgeId;
-use crate::cpa::{Cpa, Transition};
+use crate::cpa::Cpa;
 
 /// Order in which the waitlist is explored.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -18,25 +17,7 @@ pub enum WaitlistOrder {
     Priority,
 }
 
-/// How a step of the ARG was taken (owned copy of a [`Transition`]).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Step {
-    Edge(EdgeId),
-    Enter(EdgeId),
-    Return(EdgeId),
-    Woven,
-}
-
-impl Step {
-    pub fn of(t: &Transition) -> Step {
-        match t {
-            Transition::Edge { id, .. } => Step::Edge(*id),
-            Transition::Enter { call, .. } => Step::Enter(*call),
-            Transition::Return { call, .. } => Step::Return(*call),
-            Transition::Woven(_) => Step::Woven,
-        }
-    }
-}
+pub use crate::cpa::Step;
 
 /// A node of the abstract reachability graph.
 #[derive(Debug)]

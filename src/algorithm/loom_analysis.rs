@@ -619,7 +619,11 @@ impl<'p> LoomAnalysis<'p> {
                                             let everywhere: Vec<_> =
                                                 all.into_iter().map(|(_, c)| (None, c)).collect();
                                             added.extend(everywhere.iter().cloned());
-                                            add_at_points(&mut self.predicates, &everywhere, program)
+                                            add_at_points(
+                                                &mut self.predicates,
+                                                &everywhere,
+                                                program,
+                                            )
                                         }
                                     }
                                 };

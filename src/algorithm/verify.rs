@@ -14,7 +14,6 @@ use std::collections::BTreeSet;
 use std::time::Duration;
 
 use crate::hash::HashMap;
-use serde::Serialize;
 
 use crate::algorithm::loom_analysis::{LoomAnalysis, Work};
 use crate::algorithm::sdc::{
@@ -25,7 +24,7 @@ use crate::algorithm::symexec;
 use crate::cfa::Program;
 use crate::cpa::loom::{LoomGoal, LoomProperty};
 use crate::cpa::predicate::abstraction::PredicateScope;
-use crate::report::{PropertyResult, Verdict};
+use crate::report::{PartitionReport, PropertyResult, Verdict};
 use crate::spec::bound::BoundAutomaton;
 use crate::spec::{relevance, Goal, Property, PropertyId};
 
@@ -98,22 +97,6 @@ impl VerifySettings {
             self.predicate_scope,
         )
     }
-}
-
-/// One analysis run on a partition, for the report.
-#[derive(Clone, Debug, Serialize)]
-pub struct PartitionReport {
-    pub properties: Vec<String>,
-    /// The run's CPU budget in seconds (`null`: unlimited).
-    pub budget_s: Option<f64>,
-    pub spent_s: f64,
-    pub refinements: u64,
-    pub transitions: u64,
-    /// Whether the run reached its fixed point.
-    pub finished: bool,
-    /// Whether the run was on the module's bug-hunting variant
-    /// ([`verify_hunting_first`]).
-    pub bug_hunting: bool,
 }
 
 pub struct Verification {

@@ -3,7 +3,7 @@
 use std::fmt::Write;
 
 use super::Program;
-use crate::ir::print::op_to_string;
+use crate::cfa::print::op_to_string;
 use crate::ir::FuncId;
 
 /// The CFAs of the given functions (all defined ones if empty) as a DOT graph.

@@ -19,6 +19,7 @@
 pub mod dot;
 pub mod effects;
 pub mod loops;
+pub mod print;
 
 use crate::ir::{Expr, FuncId, FunctionKind, SrcPos, TypeId, TypeTable, VarId, Variable};
 use serde::Serialize;

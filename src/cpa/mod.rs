@@ -124,10 +124,8 @@ pub trait Cpa {
         Some((state, prec))
     }
 
-    /// Waitlist priority of a state under [`WaitlistOrder::Priority`]
-    /// (higher first; ties go to the newer state).
-    ///
-    /// [`WaitlistOrder::Priority`]: crate::algorithm::cpa_algorithm::WaitlistOrder
+    /// Waitlist priority of a state, for a CPA algorithm that orders its
+    /// waitlist by it (higher first; ties go to the newer state).
     fn priority(&self, _state: &Self::State) -> (u64, u64) {
         (0, 0)
     }
@@ -179,3 +177,23 @@ pub mod location;
 pub mod loom;
 pub mod predicate;
 pub mod value;
+
+/// How a step of the ARG was taken (owned copy of a [`Transition`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Step {
+    Edge(EdgeId),
+    Enter(EdgeId),
+    Return(EdgeId),
+    Woven,
+}
+
+impl Step {
+    pub fn of(t: &Transition) -> Step {
+        match t {
+            Transition::Edge { id, .. } => Step::Edge(*id),
+            Transition::Enter { call, .. } => Step::Enter(*call),
+            Transition::Return { call, .. } => Step::Return(*call),
+            Transition::Woven(_) => Step::Woven,
+        }
+    }
+}

@@ -24,7 +24,7 @@ mod lower;
 pub mod prune;
 pub mod source;
 
-use crate::algorithm::sdc::thread_cpu_time;
+use crate::util::thread_cpu_time;
 use std::path::Path;
 
 use crate::cfa::Program;

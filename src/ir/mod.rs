@@ -9,7 +9,6 @@
 //! - identifiers are resolved: variables are [`VarId`]s, functions [`FuncId`]s.
 
 pub mod expr;
-pub mod print;
 pub mod types;
 
 pub use expr::{BinaryOp, Expr, ExprKind, UnaryOp};

@@ -30,8 +30,8 @@ impl CexStep {
         value: Option<&z3::ast::BV>,
         model: Option<&z3::Model>,
     ) -> Option<CexStep> {
+        use crate::cfa::print::op_to_string;
         use crate::cpa::Transition;
-        use crate::ir::print::op_to_string;
         let caller = |e: &crate::cfa::Edge| p.func(p.loc(e.from).func).name.clone();
         let (function, op) = match t {
             Transition::Edge { edge, .. } => (caller(edge), op_to_string(p, &edge.op)),
@@ -102,7 +102,7 @@ pub struct Stats {
     pub solver_calls: u64,
     pub solver_s: f64,
     /// The analysis runs of the decomposition, in order.
-    pub partitions: Vec<crate::algorithm::verify::PartitionReport>,
+    pub partitions: Vec<PartitionReport>,
 }
 
 /// The result of one `mpv verify` run.
@@ -167,4 +167,19 @@ impl RunReport {
         ));
         s
     }
+}
+
+/// One analysis run on a partition, for the report.
+#[derive(Clone, Debug, Serialize)]
+pub struct PartitionReport {
+    pub properties: Vec<String>,
+    /// The run's CPU budget in seconds (`null`: unlimited).
+    pub budget_s: Option<f64>,
+    pub spent_s: f64,
+    pub refinements: u64,
+    pub transitions: u64,
+    /// Whether the run reached its fixed point.
+    pub finished: bool,
+    /// Whether the run was on the module's bug-hunting variant.
+    pub bug_hunting: bool,
 }

@@ -109,7 +109,7 @@ impl Drop for Armed {
 }
 
 /// Interrupts Z3 queries of this thread once this thread has used its CPU
-/// time up to `deadline` (a [`crate::algorithm::sdc::thread_cpu_time`] value), until the guard is
+/// time up to `deadline` (a [`crate::util::thread_cpu_time`] value), until the guard is
 /// dropped. A later deadline than one already armed does not extend it.
 /// Each thread has its own deadline, on its own CPU clock.
 pub fn arm(deadline: Duration) -> Armed {
@@ -159,7 +159,7 @@ pub fn arm(deadline: Duration) -> Armed {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::algorithm::sdc::thread_cpu_time;
+    use crate::util::thread_cpu_time;
     use z3::ast::{Ast, Bool, BV};
     use z3::{SatResult, Solver};
 

@@ -112,7 +112,7 @@ pub fn solver_until(deadline: Option<std::time::Duration>) -> z3::Solver {
     let s = z3::Solver::new();
     if let Some(d) = deadline {
         s.set_params(&query_limit(
-            d.saturating_sub(crate::algorithm::sdc::thread_cpu_time()),
+            d.saturating_sub(crate::util::thread_cpu_time()),
         ));
     }
     s

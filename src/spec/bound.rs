@@ -31,8 +31,9 @@ use crate::hash::HashMap;
 
 use super::automaton::{SExpr, SLValue, SpecAutomaton, StateIdx, StateKind};
 use super::dsl::{ArgsPat, CType, KeyKind, LhsPat, PatKind, Pattern};
+use crate::cfa::print;
 use crate::cfa::{Edge, EdgeOp, Program};
-use crate::ir::{print, BinaryOp, Expr, ExprKind, IntKind, Type, TypeId, UnaryOp, VarId};
+use crate::ir::{BinaryOp, Expr, ExprKind, IntKind, Type, TypeId, UnaryOp, VarId};
 
 /// How the analysis reached the edge passed to [`BoundAutomaton::step`].
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]

@@ -15,35 +15,7 @@ use std::time::Duration;
 
 use crate::hash::HashMap;
 
-/// CPU time consumed by this process so far (user + system).
-pub fn process_cpu_time() -> Duration {
-    let mut ts = libc::timespec {
-        tv_sec: 0,
-        tv_nsec: 0,
-    };
-    // SAFETY: `clock_gettime` writes into the valid `timespec` we pass.
-    let rc = unsafe { libc::clock_gettime(libc::CLOCK_PROCESS_CPUTIME_ID, &mut ts) };
-    if rc != 0 {
-        return Duration::ZERO;
-    }
-    Duration::new(ts.tv_sec as u64, ts.tv_nsec as u32)
-}
-
-/// CPU time consumed by the calling thread so far: the analysis of one module
-/// runs on one thread, so parallel analyses in one process do not charge
-/// each other.
-pub fn thread_cpu_time() -> Duration {
-    let mut ts = libc::timespec {
-        tv_sec: 0,
-        tv_nsec: 0,
-    };
-    // SAFETY: `clock_gettime` writes into the valid `timespec` we pass.
-    let rc = unsafe { libc::clock_gettime(libc::CLOCK_THREAD_CPUTIME_ID, &mut ts) };
-    if rc != 0 {
-        return Duration::ZERO;
-    }
-    Duration::new(ts.tv_sec as u64, ts.tv_nsec as u32)
-}
+pub use crate::util::{process_cpu_time, thread_cpu_time};
 
 /// The amounts of each resource consumed for one property.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]

@@ -15,8 +15,8 @@ use crate::hash::{HashMap, HashSet};
 use z3::ast::{Ast, Bool, Dynamic};
 use z3::{SatResult, Solver};
 
-use crate::algorithm::sdc::thread_cpu_time;
 use crate::cfa::{LocId, Program};
+use crate::util::thread_cpu_time;
 
 /// One predicate: a formula over canonical symbols, and those symbols' names.
 #[derive(Clone, Debug)]
@@ -503,7 +503,7 @@ impl Abstractor {
         // bounds the query too.
         let _armed = crate::smt::interrupt::arm(t + left);
         let r = crate::smt::interrupt::checking(check);
-        if crate::algorithm::cegar::tracing() {
+        if crate::util::tracing() {
             let spent = thread_cpu_time().saturating_sub(t);
             if spent > Duration::from_millis(500) {
                 eprintln!(
@@ -553,7 +553,7 @@ impl Abstractor {
         self.abstraction_deadline.set(Some(t + ABSTRACTION_TIMEOUT));
         let r = self.split_abstraction(formula, preds);
         self.abstraction_deadline.set(None);
-        if crate::algorithm::cegar::tracing() {
+        if crate::util::tracing() {
             let d = thread_cpu_time().saturating_sub(t);
             if d > Duration::from_millis(300) {
                 eprintln!(

@@ -34,8 +34,8 @@ use z3::ast::{Ast, Bool, Dynamic};
 use self::abstraction::{Abstractor, Predicates, Region};
 use self::trace::{Trace, TraceNode};
 use super::{Cpa, Transition};
-use crate::algorithm::cpa_algorithm::Step;
 use crate::cfa::{LocId, Program};
+use crate::cpa::Step;
 use crate::smt::step::{apply, merge};
 use crate::smt::{Encoder, SymState};
 

@@ -8,8 +8,8 @@ use std::rc::Rc;
 use crate::hash::HashMap;
 use z3::ast::{Bool, BV};
 
-use crate::algorithm::cpa_algorithm::Step;
 use crate::cfa::{EdgeOp, LocId, Program};
+use crate::cpa::Step;
 use crate::cpa::{Transition, WovenOp};
 use crate::smt::step::{apply, merge};
 use crate::smt::{Encoder, SymState};

@@ -2,8 +2,8 @@
 //! specification sets are keyed by it (`&dev->lock`), and reports and
 //! counterexamples show it.
 
-use super::{Expr, ExprKind, Type, UnaryOp};
 use crate::cfa::{EdgeOp, Program};
+use crate::ir::{Expr, ExprKind, Type, UnaryOp};
 
 /// The C text of an expression (source names of variables).
 pub fn expr_to_string(p: &Program, e: &Expr) -> String {
@@ -57,7 +57,7 @@ pub fn op_to_string(p: &Program, op: &EdgeOp) -> String {
 
 /// Binding strength, higher binds tighter.
 fn prec(e: &Expr) -> u8 {
-    use super::BinaryOp as B;
+    use crate::ir::BinaryOp as B;
     match &e.kind {
         ExprKind::Binary(op, ..) => match op {
             B::LogOr => 1,
@@ -88,9 +88,9 @@ fn write_expr(p: &Program, e: &Expr, s: &mut String, outer: u8) {
             s.push_str(&v.to_string());
             if let Type::Int(k) = p.types.get(e.ty) {
                 if !k.signed()
-                    && *k != super::IntKind::Bool
-                    && *k != super::IntKind::UChar
-                    && *k != super::IntKind::UShort
+                    && *k != crate::ir::IntKind::Bool
+                    && *k != crate::ir::IntKind::UChar
+                    && *k != crate::ir::IntKind::UShort
                 {
                     s.push('U');
                 }
@@ -169,7 +169,7 @@ fn write_expr(p: &Program, e: &Expr, s: &mut String, outer: u8) {
     }
 }
 
-fn field_name(p: &Program, ty: super::TypeId, i: u32) -> String {
+fn field_name(p: &Program, ty: crate::ir::TypeId, i: u32) -> String {
     match p.types.get(ty) {
         Type::Composite(c) => p
             .types
@@ -183,8 +183,8 @@ fn field_name(p: &Program, ty: super::TypeId, i: u32) -> String {
 }
 
 /// A short C spelling of a type.
-pub fn type_to_string(p: &Program, t: super::TypeId) -> String {
-    use super::IntKind as K;
+pub fn type_to_string(p: &Program, t: crate::ir::TypeId) -> String {
+    use crate::ir::IntKind as K;
     match p.types.get(t) {
         Type::Void => "void".into(),
         Type::Int(k) => match k {

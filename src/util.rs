@@ -1,0 +1,41 @@
+//! Helpers every layer may use: CPU clocks and the trace switch. Nothing
+//! here depends on another module of mpv.
+
+use std::time::Duration;
+
+/// CPU time consumed by this process so far (user + system).
+pub fn process_cpu_time() -> Duration {
+    let mut ts = libc::timespec {
+        tv_sec: 0,
+        tv_nsec: 0,
+    };
+    // SAFETY: `clock_gettime` writes into the valid `timespec` we pass.
+    let rc = unsafe { libc::clock_gettime(libc::CLOCK_PROCESS_CPUTIME_ID, &mut ts) };
+    if rc != 0 {
+        return Duration::ZERO;
+    }
+    Duration::new(ts.tv_sec as u64, ts.tv_nsec as u32)
+}
+
+/// CPU time consumed by the calling thread so far: the analysis of one module
+/// runs on one thread, so parallel analyses in one process do not charge
+/// each other.
+pub fn thread_cpu_time() -> Duration {
+    let mut ts = libc::timespec {
+        tv_sec: 0,
+        tv_nsec: 0,
+    };
+    // SAFETY: `clock_gettime` writes into the valid `timespec` we pass.
+    let rc = unsafe { libc::clock_gettime(libc::CLOCK_THREAD_CPUTIME_ID, &mut ts) };
+    if rc != 0 {
+        return Duration::ZERO;
+    }
+    Duration::new(ts.tv_sec as u64, ts.tv_nsec as u32)
+}
+
+/// Whether `MPV_TRACE_CEGAR` asks for a trace of the analysis on standard
+/// error (read once).
+pub fn tracing() -> bool {
+    static ON: std::sync::OnceLock<bool> = std::sync::OnceLock::new();
+    *ON.get_or_init(|| std::env::var_os("MPV_TRACE_CEGAR").is_some())
+}
