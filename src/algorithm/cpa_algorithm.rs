@@ -120,17 +120,6 @@ impl<S: Clone + PartialEq, P: Clone> Reached<S, P> {
         }
     }
 
-    /// The steps from the root to node `n`.
-    pub fn path_to(&self, mut n: usize) -> Vec<(usize, Step)> {
-        let mut path = Vec::new();
-        while let Some((parent, step)) = self.nodes[n].parent {
-            path.push((n, step));
-            n = parent;
-        }
-        path.reverse();
-        path
-    }
-
     fn choose(&mut self) -> Option<usize> {
         let n = match self.order {
             WaitlistOrder::BreadthFirst => self.waitlist.pop_front(),

@@ -2,10 +2,12 @@
 //! Théoduloz): the [`Cpa`] interface with exactly the operators of the theory,
 //! and the component analyses built on it.
 //!
-//! Components: `location`, `callstack`, `automaton` (specification CPA),
+//! Components: `location`, `callstack`, `value` (explicit values),
 //! `predicate` (predicate analysis with large-block encoding) and `loom`, the
-//! composite that weaves the operations of the specification automata into
-//! the transition relation on the fly.
+//! composite that tracks one specification automaton state per bound
+//! automaton and weaves the automata's operations into the transition
+//! relation on the fly (`joint` decides which moves of several automata on
+//! one step can be taken together).
 
 use crate::cfa::{Edge, EdgeId, EdgeOp, LocId};
 use crate::ir::{FuncId, SrcPos};

@@ -251,13 +251,6 @@ impl TypeTable {
         )
     }
 
-    pub fn pointee(&self, id: TypeId) -> Option<TypeId> {
-        match self.get(id) {
-            Type::Pointer(t) => Some(*t),
-            _ => None,
-        }
-    }
-
     /// Size in bytes (LP64); incomplete types and functions have size 1.
     pub fn size_of(&self, id: TypeId) -> u64 {
         match self.get(id) {

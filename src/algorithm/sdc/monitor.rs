@@ -114,7 +114,6 @@ impl<P: Copy + Eq + Hash> Monitor<P> {
         }
     }
 
-    /// The properties with `ut_p(p, sc) > 0`: identified as relevant.
     /// Records `n` automaton transitions for property `p` (counted once
     /// in the run's total too).
     pub fn add_transitions(&mut self, p: P, n: u64) {
@@ -125,6 +124,7 @@ impl<P: Copy + Eq + Hash> Monitor<P> {
         self.per_property.entry(p).or_default().transitions += n;
     }
 
+    /// The properties with `ut_p(p, sc) > 0`: identified as relevant.
     pub fn relevant(&self) -> BTreeSet<P>
     where
         P: Ord,
