@@ -4,9 +4,9 @@
 use std::collections::HashSet;
 use std::path::Path;
 
+use mpv::cfa::print::op_to_string;
 use mpv::cfa::{EdgeOp, LocId, Program};
 use mpv::frontend::{parse_file, parse_source, parse_source_timed, FrontendOptions};
-use mpv::cfa::print::op_to_string;
 
 fn program() -> Program {
     let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/programs/frontend/constructs.c");

@@ -23,6 +23,8 @@
 //! a fixed point reached after one is no proof.
 
 pub mod abstraction;
+pub mod predicates;
+pub mod region;
 pub mod trace;
 
 use std::cell::{Cell, RefCell};
