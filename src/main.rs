@@ -9,5 +9,21 @@ fn main() -> std::process::ExitCode {
     unsafe {
         libc::signal(libc::SIGPIPE, libc::SIG_DFL);
     }
+    // Output that cannot be written (a full disk, `> /dev/full`) is an
+    // error the user can act on, not an internal failure.
+    let default_hook = std::panic::take_hook();
+    std::panic::set_hook(Box::new(move |info| {
+        let message = info
+            .payload()
+            .downcast_ref::<String>()
+            .map(String::as_str)
+            .or_else(|| info.payload().downcast_ref::<&str>().copied())
+            .unwrap_or_default();
+        if let Some(why) = message.strip_prefix("failed printing to stdout: ") {
+            eprintln!("error: cannot write to standard output: {why}");
+            std::process::exit(1);
+        }
+        default_hook(info)
+    }));
     mpv::cli::run()
 }

@@ -137,3 +137,42 @@ fn an_error_the_bug_hunting_variant_finds_is_reported_without_a_second_run() {
     let reason = j["properties"][0]["reason"].as_str().unwrap_or_default();
     assert!(reason.contains("bug-hunting variant"), "{j}");
 }
+
+#[test]
+fn output_that_cannot_be_written_is_a_clear_error() {
+    let Ok(full) = std::fs::OpenOptions::new().write(true).open("/dev/full") else {
+        return; // no /dev/full on this system
+    };
+    let out = Command::new(env!("CARGO_BIN_EXE_mpv"))
+        .arg("verify")
+        .arg(prog("callback_reaches_error.c"))
+        .arg("--prp")
+        .arg(prog("error_label.prp"))
+        .stdout(full)
+        .output()
+        .unwrap();
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(1), "{err}");
+    assert!(
+        err.contains("cannot write to standard output") && !err.contains("panicked"),
+        "{err}"
+    );
+}
+
+#[test]
+fn limits_that_are_not_positive_finite_seconds_are_refused() {
+    for bad in ["nan", "inf", "-1", "1e30"] {
+        let out = Command::new(env!("CARGO_BIN_EXE_mpv"))
+            .arg("verify")
+            .arg(prog("callback_reaches_error.c"))
+            .arg(format!("--time-limit={bad}"))
+            .output()
+            .unwrap();
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "{bad}: {err}");
+        assert!(
+            err.contains("--time-limit") && !err.contains("panicked"),
+            "{err}"
+        );
+    }
+}

@@ -78,14 +78,14 @@ pub struct BatchArgs {
     jobs: Option<usize>,
     /// CPU-time limit of each verification in seconds (`mpv verify --time-limit`);
     /// the OS stops the process a little after it.
-    #[arg(long, default_value_t = 60.0)]
+    #[arg(long, default_value_t = 60.0, value_parser = super::positive_seconds)]
     time_limit: f64,
     /// Address-space limit of each verification process in MB.
-    #[arg(long, default_value_t = 8192)]
+    #[arg(long, default_value_t = 8192, value_parser = super::megabytes)]
     memory_limit: u64,
     /// Wall-clock limit of each verification process in seconds
     /// (default: three times the CPU limit plus 30 s).
-    #[arg(long)]
+    #[arg(long, value_parser = super::positive_seconds)]
     wall_limit: Option<f64>,
     /// Only the tasks of these sets (repeatable).
     #[arg(long = "set")]
@@ -100,7 +100,7 @@ pub struct BatchArgs {
     #[arg(long = "verify-arg", allow_hyphen_values = true)]
     verify_arg: Vec<OsString>,
     /// Seconds between progress lines when standard error is not a terminal.
-    #[arg(long, default_value_t = 30.0)]
+    #[arg(long, default_value_t = 30.0, value_parser = super::positive_seconds)]
     progress_interval: f64,
     /// Check every rule of the bundled library on each module (`mpv verify
     /// --library`), not only a multi-rule manifest's rule columns; the
@@ -178,16 +178,6 @@ fn mode(a: &BatchArgs) -> Result<Mode> {
     }
 }
 
-fn positive(name: &str, v: f64) -> Result<f64> {
-    if v.is_finite() && v > 0.0 {
-        Ok(v)
-    } else {
-        Err(Error::Usage(format!(
-            "{name} must be a positive number of seconds"
-        )))
-    }
-}
-
 /// The task list the arguments name (manifest, paths, sets, sample) and the
 /// arguments of every `mpv verify`.
 fn task_list(a: &BatchArgs) -> Result<(Vec<tasks::Task>, Vec<OsString>)> {
@@ -241,12 +231,7 @@ fn current_exe() -> Result<PathBuf> {
 }
 
 pub fn run(a: BatchArgs) -> Result<ExitCode> {
-    let time_limit = positive("--time-limit", a.time_limit)?;
-    let wall_limit = a
-        .wall_limit
-        .map(|w| positive("--wall-limit", w))
-        .transpose()?;
-    let interval = positive("--progress-interval", a.progress_interval)?;
+    let (time_limit, wall_limit, interval) = (a.time_limit, a.wall_limit, a.progress_interval);
     let out = match mode(&a)? {
         Mode::Local(out) => out,
         Mode::Submit(dir) => return submit(&a, &dir, time_limit, wall_limit),
@@ -262,7 +247,7 @@ pub fn run(a: BatchArgs) -> Result<ExitCode> {
         verifier: current_exe()?,
         jobs: jobs.max(1),
         time_limit,
-        memory_mb: a.memory_limit.max(1),
+        memory_mb: a.memory_limit,
         wall_limit: wall_limit.map(Duration::from_secs_f64),
         verify_args,
         out,
@@ -348,7 +333,7 @@ fn submit(a: &BatchArgs, dir: &Path, time_limit: f64, wall_limit: Option<f64>) -
         run: array::RunSettings {
             jobs: a.jobs.unwrap_or(1).max(1),
             time_limit,
-            memory_mb: a.memory_limit.max(1),
+            memory_mb: a.memory_limit,
             wall_limit_s: wall_limit,
             verify_args,
         },

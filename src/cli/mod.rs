@@ -40,6 +40,42 @@ enum Command {
 }
 
 /// Runs the command line; exit code 0 on success, 1 on a user-facing error.
+/// The longest time limit accepted, in seconds (about 31 years): longer
+/// ones do not fit the clocks' arithmetic.
+const MAX_SECONDS: f64 = 1e9;
+
+/// Parses a number of seconds for a limit: finite, not negative, at most
+/// [`MAX_SECONDS`].
+pub(crate) fn seconds(s: &str) -> std::result::Result<f64, String> {
+    let v: f64 = s
+        .trim()
+        .parse()
+        .map_err(|_| format!("`{s}` is not a number of seconds"))?;
+    if v.is_finite() && v >= 0.0 && v <= MAX_SECONDS {
+        Ok(v)
+    } else {
+        Err(format!(
+            "`{s}` is not a number of seconds from 0 to {MAX_SECONDS:e}"
+        ))
+    }
+}
+
+/// [`seconds`], and more than 0.
+pub(crate) fn positive_seconds(s: &str) -> std::result::Result<f64, String> {
+    match seconds(s)? {
+        v if v > 0.0 => Ok(v),
+        _ => Err(format!("`{s}` is not a positive number of seconds")),
+    }
+}
+
+/// Parses a memory limit in MB: at least 1.
+pub(crate) fn megabytes(s: &str) -> std::result::Result<u64, String> {
+    match s.trim().parse::<u64>() {
+        Ok(v) if v >= 1 => Ok(v),
+        _ => Err(format!("`{s}` is not a number of megabytes (at least 1)")),
+    }
+}
+
 pub fn run() -> ExitCode {
     let cli = Cli::parse();
     let result = match cli.command {
@@ -63,6 +99,19 @@ pub fn run() -> ExitCode {
 mod tests {
     use super::*;
     use clap::CommandFactory;
+
+    #[test]
+    fn limits_are_finite_positive_numbers_the_clocks_can_hold() {
+        for bad in ["nan", "inf", "-inf", "-1", "1e30", "", "ten"] {
+            assert!(seconds(bad).is_err(), "{bad} accepted");
+        }
+        assert_eq!(seconds("0"), Ok(0.0));
+        assert!(positive_seconds("0").is_err());
+        assert_eq!(seconds("2.5"), Ok(2.5));
+        assert_eq!(seconds("1e9"), Ok(1e9));
+        assert!(megabytes("0").is_err() && megabytes("-5").is_err());
+        assert_eq!(megabytes("512"), Ok(512));
+    }
 
     #[test]
     fn the_command_line_is_consistent() {

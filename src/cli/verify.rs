@@ -64,12 +64,12 @@ pub struct VerifyArgs {
     #[arg(long, value_enum, default_value = "s4")]
     strategy: StrategyArg,
     /// CPU-time limit of the analysis in seconds; open properties end UNKNOWN (timeout).
-    #[arg(long)]
+    #[arg(long, value_parser = super::seconds)]
     time_limit: Option<f64>,
     /// CPU budget in seconds of a strategy's first phase (the paper's
     /// β_900). Default: the time limit divided by the number of
     /// properties (the paper's 900 s per 15 min per property), else 900.
-    #[arg(long)]
+    #[arg(long, value_parser = super::seconds)]
     phase_budget: Option<f64>,
     /// S2/S4 refinement rule: drop a property after this many refinements...
     #[arg(long, default_value_t = 10)]
