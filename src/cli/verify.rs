@@ -4,6 +4,7 @@
 
 use std::path::PathBuf;
 use std::process::ExitCode;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Duration;
 
 use crate::algorithm::sdc::{process_cpu_time, RefinementRule, Strategy};
@@ -145,9 +146,6 @@ pub fn run(args: VerifyArgs) -> Result<ExitCode> {
         entry,
         ..FrontendOptions::default()
     };
-    let (mut program, times) = parse_file_timed(&args.file, &frontend)?;
-    let label_props = props.clone();
-    let bound = bind(&automata, &mut program, &args.select, &mut props);
     let mode = match args.strategy {
         StrategyArg::Baseline => Mode::Baseline,
         StrategyArg::S0 => Mode::Sdc(Strategy::S0),
@@ -156,7 +154,57 @@ pub fn run(args: VerifyArgs) -> Result<ExitCode> {
         StrategyArg::S3 => Mode::Sdc(Strategy::S3),
         StrategyArg::S4 => Mode::Sdc(Strategy::S4),
     };
-    let cpu = args.time_limit.map(Duration::from_secs_f64);
+    let header = |properties, stats| RunReport {
+        file: args.file.display().to_string(),
+        mpv_version: env!("CARGO_PKG_VERSION").to_string(),
+        analysis: ANALYSIS.into(),
+        strategy: mode.name(),
+        properties,
+        stats,
+    };
+    static FINISHING: AtomicBool = AtomicBool::new(false);
+    // The time limit covers parsing and CFA construction too.
+    let parsed = std::sync::Arc::new(AtomicBool::new(false));
+    if let Some(limit) = args.time_limit.map(Duration::from_secs_f64) {
+        let grace = grace_of(limit);
+        let ids: Vec<String> = props
+            .iter()
+            .map(|p| p.id.clone())
+            .chain(
+                automata
+                    .iter()
+                    .flat_map(|a| a.properties.iter().map(|p| p.id.clone())),
+            )
+            .collect();
+        let spent = (limit + grace).as_secs_f64();
+        let fallback = header(
+            unknown_results(
+                &ids,
+                "timeout (parsing and CFA construction overran the time limit)",
+                0.0,
+            ),
+            Stats {
+                total_cpu_s: spent,
+                ..Stats::default()
+            },
+        );
+        let text = render(&fallback, args.format)?;
+        watchdog(
+            t0 + limit + grace,
+            text,
+            args.output.clone(),
+            &FINISHING,
+            Some(parsed.clone()),
+        );
+    }
+    let (mut program, times) = parse_file_timed(&args.file, &frontend)?;
+    let label_props = props.clone();
+    let bound = bind(&automata, &mut program, &args.select, &mut props);
+    parsed.store(true, Ordering::SeqCst);
+    // What parsing and binding used is not the analysis'.
+    let cpu = args
+        .time_limit
+        .map(|t| Duration::from_secs_f64(t).saturating_sub(process_cpu_time().saturating_sub(t0)));
     let limits = VerifySettings::new(
         cpu,
         props.len(),
@@ -167,20 +215,11 @@ pub fn run(args: VerifyArgs) -> Result<ExitCode> {
         },
         args.predicate_scope,
     );
-    let header = |properties, stats| RunReport {
-        file: args.file.display().to_string(),
-        mpv_version: env!("CARGO_PKG_VERSION").to_string(),
-        analysis: ANALYSIS.into(),
-        strategy: mode.name(),
-        properties,
-        stats,
-    };
-    static FINISHING: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(false);
     if let Some(limit) = limits.cpu {
         // The analyses poll the limit, but one solver call or one
         // refinement may overrun it: past a grace period the results are
         // written as they stand (every property UNKNOWN) and the process ends.
-        let grace = limit.mul_f64(0.1).max(Duration::from_secs(2));
+        let grace = grace_of(limit);
         let fallback = header(
             all_unknown(
                 &props,
@@ -196,30 +235,13 @@ pub fn run(args: VerifyArgs) -> Result<ExitCode> {
             },
         );
         let text = render(&fallback, args.format)?;
-        let output = args.output.clone();
-        let deadline = process_cpu_time() + limit + grace;
-        std::thread::spawn(move || loop {
-            std::thread::sleep(Duration::from_millis(200));
-            if process_cpu_time() >= deadline
-                && !FINISHING.swap(true, std::sync::atomic::Ordering::SeqCst)
-            {
-                match &output {
-                    Some(out) => {
-                        let _ = std::fs::write(out, &text);
-                    }
-                    None => {
-                        use std::io::Write;
-                        let mut o = std::io::stdout().lock();
-                        let _ = o.write_all(text.as_bytes());
-                        let _ = o.flush();
-                    }
-                }
-                // No exit handlers: the analysis thread may be inside Z3,
-                // whose static destructors must not run under it.
-                // SAFETY: ends the process; nothing is used afterwards.
-                unsafe { libc::_exit(0) };
-            }
-        });
+        watchdog(
+            process_cpu_time() + limit + grace,
+            text,
+            args.output.clone(),
+            &FINISHING,
+            None,
+        );
     }
     // An internal error in an analysis must not lose the run: every
     // property is reported UNKNOWN with the error.
@@ -315,11 +337,56 @@ fn bind(
 }
 
 /// Every property UNKNOWN for `reason` (when the analysis cannot report).
+/// The analyses poll the limit, but one solver call or one refinement may
+/// overrun it: this long past it, the watchdog ends the process.
+fn grace_of(limit: Duration) -> Duration {
+    limit.mul_f64(0.1).max(Duration::from_secs(2))
+}
+
+/// Once the process CPU time reaches `deadline` (and unless `cancel` is set
+/// before), writes `text` where the report goes and ends the process:
+/// every property UNKNOWN with the reason the text gives.
+fn watchdog(
+    deadline: Duration,
+    text: String,
+    output: Option<PathBuf>,
+    finishing: &'static AtomicBool,
+    cancel: Option<std::sync::Arc<AtomicBool>>,
+) {
+    std::thread::spawn(move || loop {
+        std::thread::sleep(Duration::from_millis(200));
+        if cancel.as_ref().is_some_and(|c| c.load(Ordering::SeqCst)) {
+            return;
+        }
+        if process_cpu_time() >= deadline && !finishing.swap(true, Ordering::SeqCst) {
+            match &output {
+                Some(out) => {
+                    let _ = std::fs::write(out, &text);
+                }
+                None => {
+                    use std::io::Write;
+                    let mut o = std::io::stdout().lock();
+                    let _ = o.write_all(text.as_bytes());
+                    let _ = o.flush();
+                }
+            }
+            // No exit handlers: the analysis thread may be inside Z3,
+            // whose static destructors must not run under it.
+            // SAFETY: ends the process; nothing is used afterwards.
+            unsafe { libc::_exit(0) };
+        }
+    });
+}
+
 fn all_unknown(props: &[Property], reason: &str, cpu_s: f64) -> Vec<crate::report::PropertyResult> {
-    props
-        .iter()
-        .map(|p| crate::report::PropertyResult {
-            id: p.id.clone(),
+    let ids: Vec<String> = props.iter().map(|p| p.id.clone()).collect();
+    unknown_results(&ids, reason, cpu_s)
+}
+
+fn unknown_results(ids: &[String], reason: &str, cpu_s: f64) -> Vec<crate::report::PropertyResult> {
+    ids.iter()
+        .map(|id| crate::report::PropertyResult {
+            id: id.clone(),
             verdict: crate::report::Verdict::Unknown,
             reason: Some(reason.to_string()),
             relevant: true,

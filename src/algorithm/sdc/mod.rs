@@ -138,7 +138,7 @@ impl<P: Ord, C> SdcResult<P, C> {
             .iter()
             .filter(|run| run.properties.contains(p))
             .map(|run| run.spent.as_secs_f64())
-            .sum()
+            .fold(0.0, |a, b| a + b) // (an empty `sum` of floats is -0.0)
     }
 }
 
