@@ -389,3 +389,163 @@ fn resume_after_kill_9() {
     let report = ok(&mpv(&["report", s(&out), "--fail-on-wrong"]));
     assert!(report.contains("wrong verdicts: 0"), "{report}");
 }
+
+/// A scratch directory with `dead_error_true.c` and the property file.
+fn scratch(name: &str) -> PathBuf {
+    let d = tmp(name);
+    let _ = std::fs::remove_dir_all(&d);
+    std::fs::create_dir_all(&d).unwrap();
+    std::fs::copy(
+        dir().join("mods/dead_error_true.c"),
+        d.join("dead_error_true.c"),
+    )
+    .unwrap();
+    d
+}
+
+#[test]
+fn results_files_that_are_not_regular_files_are_refused() {
+    let prp = dir().join("error.prp");
+    let module = dir().join("mods/dead_error_true.c");
+    for out in ["/dev/full", "/dev/null"] {
+        if !Path::new(out).exists() {
+            continue;
+        }
+        let o = mpv(&["batch", s(&module), "--prp", s(&prp), "--out", out]);
+        let err = String::from_utf8_lossy(&o.stderr);
+        assert!(
+            !o.status.success() && err.contains("not a regular file"),
+            "{err}"
+        );
+    }
+    let fifo = tmp("fifo.jsonl");
+    if Command::new("mkfifo")
+        .arg(&fifo)
+        .status()
+        .is_ok_and(|s| s.success())
+    {
+        let o = mpv(&["batch", s(&module), "--prp", s(&prp), "--out", s(&fifo)]);
+        let err = String::from_utf8_lossy(&o.stderr);
+        assert!(
+            !o.status.success() && err.contains("not a regular file"),
+            "{err}"
+        );
+        let o = mpv(&["verify", s(&fifo), "--prp", s(&prp)]);
+        let err = String::from_utf8_lossy(&o.stderr);
+        assert!(
+            !o.status.success() && err.contains("not a regular file"),
+            "{err}"
+        );
+    }
+}
+
+#[test]
+fn a_directory_scan_enters_each_directory_once_and_names_each_file_once() {
+    let d = scratch("loops");
+    std::os::unix::fs::symlink(&d, d.join("up")).unwrap();
+    std::os::unix::fs::symlink(&d, d.join("again")).unwrap();
+    let prp = dir().join("error.prp");
+    let out = tmp("loops.jsonl");
+    let o = mpv(&["batch", s(&d), "--prp", s(&prp), "--out", s(&out)]);
+    ok(&o);
+    assert_eq!(by_key(&out).len(), 1, "{:?}", by_key(&out).keys());
+    // `x.c` and `./x.c` are one task.
+    let out = tmp("dot.jsonl");
+    let o = Command::new(env!("CARGO_BIN_EXE_mpv"))
+        .current_dir(&d)
+        .args(["batch", "dead_error_true.c", "./dead_error_true.c", "--prp"])
+        .arg(&prp)
+        .arg("--out")
+        .arg(&out)
+        .output()
+        .unwrap();
+    ok(&o);
+    assert_eq!(by_key(&out).len(), 1);
+}
+
+#[test]
+fn a_scanned_task_definition_with_nothing_to_check_is_left_out_with_a_warning() {
+    let d = scratch("memsafety");
+    std::fs::write(
+        d.join("mem.prp"),
+        "CHECK( init(main()), LTL(G valid-free) )\n",
+    )
+    .unwrap();
+    std::fs::write(
+        d.join("mem.yml"),
+        "format_version: '2.0'\ninput_files: dead_error_true.c\nproperties:\n  - property_file: mem.prp\n    expected_verdict: true\n",
+    )
+    .unwrap();
+    std::fs::copy(dir().join("error.prp"), d.join("error.prp")).unwrap();
+    std::fs::write(
+        d.join("dead.yml"),
+        "format_version: '2.0'\ninput_files: dead_error_true.c\nproperties:\n  - property_file: error.prp\n    expected_verdict: true\n",
+    )
+    .unwrap();
+    let out = tmp("memsafety.jsonl");
+    let o = mpv(&["batch", s(&d), "--out", s(&out)]);
+    let err = String::from_utf8_lossy(&o.stderr).into_owned();
+    ok(&o);
+    assert!(err.contains("mem.yml") && err.contains("left out"), "{err}");
+    assert_eq!(by_key(&out).len(), 1);
+}
+
+#[test]
+fn resuming_with_other_limits_is_refused() {
+    let prp = dir().join("error.prp");
+    let module = dir().join("mods/dead_error_true.c");
+    let out = tmp("config.jsonl");
+    ok(&mpv(&[
+        "batch",
+        s(&module),
+        "--prp",
+        s(&prp),
+        "--out",
+        s(&out),
+        "--time-limit",
+        "5",
+    ]));
+    let o = mpv(&[
+        "batch",
+        s(&module),
+        "--prp",
+        s(&prp),
+        "--out",
+        s(&out),
+        "--time-limit",
+        "9",
+        "--resume",
+    ]);
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(!o.status.success() && err.contains("--time-limit"), "{err}");
+    let o = mpv(&[
+        "batch",
+        s(&module),
+        "--prp",
+        s(&prp),
+        "--out",
+        s(&out),
+        "--time-limit",
+        "5",
+        "--resume",
+        "--",
+        "--strategy",
+        "s0",
+    ]);
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(
+        !o.status.success() && err.contains("verify arguments"),
+        "{err}"
+    );
+    ok(&mpv(&[
+        "batch",
+        s(&module),
+        "--prp",
+        s(&prp),
+        "--out",
+        s(&out),
+        "--time-limit",
+        "5",
+        "--resume",
+    ]));
+}

@@ -26,6 +26,12 @@ pub struct ResultsFile {
 /// line (no newline) is left out. A complete line that is not a JSON object
 /// with a `key` is an error naming file:line.
 pub fn read(path: &Path) -> Result<Vec<(usize, Map<String, Value>)>> {
+    if std::fs::metadata(path).is_ok_and(|m| !m.is_file()) {
+        return Err(Error::Usage(format!(
+            "{}: not a regular file: a results file of mpv batch is expected",
+            path.display()
+        )));
+    }
     let text = std::fs::read(path).map_err(|e| Error::io(path, e))?;
     parse(path, &text)
 }
@@ -35,6 +41,12 @@ fn parse(path: &Path, text: &[u8]) -> Result<Vec<(usize, Map<String, Value>)>> {
         Some(i) => &text[..=i],
         None => &text[..0],
     };
+    if complete.len() < text.len() {
+        eprintln!(
+            "mpv: warning: {}: the last line is incomplete (a batch still writing it, or killed): left out",
+            path.display()
+        );
+    }
     let mut out = Vec::new();
     for (i, line) in complete.split(|&b| b == b'\n').enumerate() {
         if line.iter().all(u8::is_ascii_whitespace) {
@@ -64,6 +76,13 @@ impl ResultsFile {
     /// and the lines of the tasks already done are returned; without it, a
     /// file that already holds results is refused.
     pub fn open(path: &Path, resume: bool) -> Result<(Self, Vec<Map<String, Value>>)> {
+        // A device or a pipe would be read without end or block.
+        if std::fs::metadata(path).is_ok_and(|m| !m.is_file()) {
+            return Err(Error::Usage(format!(
+                "{}: not a regular file: --out names the results file to write",
+                path.display()
+            )));
+        }
         let mut file = OpenOptions::new()
             .read(true)
             .append(true)
@@ -123,7 +142,8 @@ impl ResultsFile {
 /// the batch's fields on top: `key`, `file` (the task path), `set`, `rule`,
 /// `prp`, `expected`, `status` (+ `status_detail`, `stderr` when not ok),
 /// `wall_s`, `cpu_s`, `peak_mem_mb` (of the child, from rusage), `exit`, `limits`.
-pub fn line(task: &Task, o: &Outcome, limits: &Limits, time_limit: f64) -> Value {
+pub fn line(task: &Task, o: &Outcome, limits: &Limits, cfg: &super::runner::Config) -> Value {
+    let time_limit = cfg.time_limit;
     let (mut status, mut detail) = classify(o, limits);
     let mut m = Map::new();
     if status == Status::Ok {
@@ -184,6 +204,7 @@ pub fn line(task: &Task, o: &Outcome, limits: &Limits, time_limit: f64) -> Value
         json!({"time_s": time_limit, "cpu_s": limits.cpu_s,
                "memory_mb": limits.memory_mb, "wall_s": limits.wall.as_secs_f64()}),
     );
+    m.insert("verify_args".into(), json!(cfg.verify_args_text()));
     Value::Object(m)
 }
 

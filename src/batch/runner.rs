@@ -13,7 +13,7 @@ use super::isolate::{self, Limits};
 use super::progress::Progress;
 use super::results::{self, ResultsFile};
 use super::tasks::Task;
-use crate::Result;
+use crate::{Error, Result};
 
 /// How a batch runs.
 #[derive(Clone, Debug)]
@@ -50,6 +50,29 @@ impl Config {
                 .wall_limit
                 .unwrap_or(Duration::from_secs(cpu_s * 3 + 30)),
         }
+    }
+
+    /// The arguments for every `mpv verify` as the results file records them.
+    pub fn verify_args_text(&self) -> Vec<String> {
+        self.verify_args
+            .iter()
+            .map(|a| a.to_string_lossy().into_owned())
+            .collect()
+    }
+
+    /// How the line `m` of an earlier run was made differently (time or
+    /// memory limit, verify arguments), if it was.
+    fn differs_from(&self, m: &serde_json::Map<String, serde_json::Value>) -> Option<String> {
+        let limits = m.get("limits")?;
+        if limits.get("time_s").and_then(serde_json::Value::as_f64) != Some(self.time_limit) {
+            return Some(format!("another --time-limit ({})", limits["time_s"]));
+        }
+        if limits.get("memory_mb").and_then(serde_json::Value::as_u64) != Some(self.memory_mb) {
+            return Some(format!("another --memory-limit ({})", limits["memory_mb"]));
+        }
+        let args = m.get("verify_args")?;
+        (args != &serde_json::json!(self.verify_args_text()))
+            .then(|| format!("other verify arguments ({args})"))
     }
 
     /// The arguments of the child for `task`.
@@ -103,6 +126,13 @@ impl Summary {
 pub fn run(tasks: &[Task], cfg: &Config) -> Result<Summary> {
     let start = std::time::Instant::now();
     let (mut out, previous) = ResultsFile::open(&cfg.out, cfg.resume)?;
+    if let Some(other) = previous.iter().find_map(|m| cfg.differs_from(m)) {
+        return Err(Error::Usage(format!(
+            "{}: holds results made with {other}: --resume continues a batch \
+             with the same limits and verify arguments; give another --out",
+            cfg.out.display()
+        )));
+    }
     let done: HashSet<&str> = previous
         .iter()
         .filter_map(|m| m.get("key").and_then(serde_json::Value::as_str))
@@ -143,10 +173,7 @@ pub fn run(tasks: &[Task], cfg: &Config) -> Result<Summary> {
                 let i = next.fetch_add(1, Ordering::Relaxed);
                 let Some(task) = todo.get(i) else { break };
                 let o = isolate::run(&cfg.verifier, &cfg.child_args(task), &limits);
-                if tx
-                    .send(results::line(task, &o, &limits, cfg.time_limit))
-                    .is_err()
-                {
+                if tx.send(results::line(task, &o, &limits, cfg)).is_err() {
                     break;
                 }
             });

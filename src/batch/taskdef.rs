@@ -40,9 +40,29 @@ struct PropertyDef {
     expected_verdict: Option<bool>,
 }
 
+/// What a task definition holds for mpv.
+#[derive(Debug)]
+pub enum Loaded {
+    Task(Task),
+    /// Only properties mpv cannot check (memory safety, termination, ...).
+    NothingCheckable,
+}
+
 /// Reads one task definition; `extra_prp` (the batch's `--prp`) are added to
 /// the definition's property files.
 pub fn load(path: &Path, extra_prp: &[PathBuf]) -> Result<Task> {
+    match load_if_checkable(path, extra_prp)? {
+        Loaded::Task(t) => Ok(t),
+        Loaded::NothingCheckable => Err(Error::Usage(format!(
+            "{}: no property mpv can check (give --prp FILE to add one)",
+            path.display()
+        ))),
+    }
+}
+
+/// [`load`], telling a definition with nothing mpv can check apart from an
+/// error (a directory scan leaves such definitions out with a warning).
+pub fn load_if_checkable(path: &Path, extra_prp: &[PathBuf]) -> Result<Loaded> {
     let text = std::fs::read_to_string(path).map_err(|e| Error::io(path, e))?;
     let def: TaskDef = serde_yaml_ng::from_str(&text).map_err(|e| {
         let line = e.location().map(|l| l.line()).unwrap_or(1);
@@ -114,13 +134,10 @@ pub fn load(path: &Path, extra_prp: &[PathBuf]) -> Result<Task> {
         prp_names.push(p.display().to_string());
     }
     if prp.is_empty() {
-        return Err(Error::Usage(format!(
-            "{}: no property mpv can check (give --prp FILE to add one)",
-            path.display()
-        )));
+        return Ok(Loaded::NothingCheckable);
     }
     let file = path.display().to_string();
-    Ok(Task {
+    Ok(Loaded::Task(Task {
         key: Task::make_key(&file, None, &prp_names),
         set: dir
             .file_name()
@@ -133,7 +150,7 @@ pub fn load(path: &Path, extra_prp: &[PathBuf]) -> Result<Task> {
         prp,
         library_select: Vec::new(),
         expected,
-    })
+    }))
 }
 
 #[cfg(test)]

@@ -2,7 +2,7 @@
 //! verdicts, from a directory of modules, SV-COMP task definitions or a TSV
 //! manifest; and the fixed-seed sample of a task list, stratified by set.
 
-use std::collections::{BTreeMap, BTreeSet};
+use std::collections::{BTreeMap, BTreeSet, HashSet};
 use std::path::{Path, PathBuf};
 
 use serde::{Deserialize, Serialize};
@@ -100,8 +100,13 @@ fn is_taskdef(p: &Path) -> bool {
     matches!(p.extension().and_then(|e| e.to_str()), Some("yml" | "yaml"))
 }
 
-/// Every file under `dir`, recursively, sorted.
-fn walk(dir: &Path, out: &mut Vec<PathBuf>) -> Result<()> {
+/// Every regular file under `dir`, recursively, sorted. A directory
+/// reached again (a symbolic link back up the tree) is not entered twice.
+fn walk(dir: &Path, out: &mut Vec<PathBuf>, seen: &mut HashSet<PathBuf>) -> Result<()> {
+    let real = std::fs::canonicalize(dir).map_err(|e| Error::io(dir, e))?;
+    if !seen.insert(real) {
+        return Ok(());
+    }
     let mut entries: Vec<PathBuf> = std::fs::read_dir(dir)
         .map_err(|e| Error::io(dir, e))?
         .filter_map(|e| e.ok().map(|e| e.path()))
@@ -109,12 +114,25 @@ fn walk(dir: &Path, out: &mut Vec<PathBuf>) -> Result<()> {
     entries.sort();
     for p in entries {
         if p.is_dir() {
-            walk(&p, out)?;
-        } else {
+            walk(&p, out, seen)?;
+        } else if p.is_file() {
             out.push(p);
         }
     }
     Ok(())
+}
+
+/// `path` without `.` components (`./x.c` and `x.c` are one task).
+fn clean(path: &Path) -> PathBuf {
+    let p: PathBuf = path
+        .components()
+        .filter(|c| !matches!(c, std::path::Component::CurDir))
+        .collect();
+    if p.as_os_str().is_empty() {
+        PathBuf::from(".")
+    } else {
+        p
+    }
 }
 
 /// The expected verdict an SV-COMP 2014 file name carries (`x_true.c`,
@@ -143,14 +161,21 @@ pub fn verdict_from_name(name: &str) -> Option<ExpectedVerdict> {
 /// their expected verdict comes from the SV-COMP file-name convention.
 pub fn from_paths(paths: &[PathBuf], prp: &[PathBuf]) -> Result<Vec<Task>> {
     let mut tasks = Vec::new();
-    for path in paths {
+    for path in paths.iter().map(|p| clean(p)) {
+        let path = &path;
         if path.is_dir() {
             let mut files = Vec::new();
-            walk(path, &mut files)?;
+            walk(path, &mut files, &mut HashSet::new())?;
             let defs: Vec<&PathBuf> = files.iter().filter(|p| is_taskdef(p)).collect();
             if !defs.is_empty() {
                 for d in defs {
-                    tasks.push(super::taskdef::load(d, prp)?);
+                    match super::taskdef::load_if_checkable(d, prp)? {
+                        super::taskdef::Loaded::Task(t) => tasks.push(t),
+                        super::taskdef::Loaded::NothingCheckable => eprintln!(
+                            "mpv: warning: {}: left out: no property mpv can check",
+                            d.display()
+                        ),
+                    }
                 }
             } else {
                 for m in files.iter().filter(|p| is_module(p)) {
@@ -168,6 +193,10 @@ pub fn from_paths(paths: &[PathBuf], prp: &[PathBuf]) -> Result<Vec<Task>> {
             ));
         }
     }
+    // A file named twice (`x.c` and `./x.c`, or in two scanned trees) is
+    // one task.
+    let mut keys = HashSet::new();
+    tasks.retain(|t| keys.insert(t.key.clone()));
     Ok(tasks)
 }
 

@@ -51,7 +51,7 @@ pub(crate) fn seconds(s: &str) -> std::result::Result<f64, String> {
         .trim()
         .parse()
         .map_err(|_| format!("`{s}` is not a number of seconds"))?;
-    if v.is_finite() && v >= 0.0 && v <= MAX_SECONDS {
+    if (0.0..=MAX_SECONDS).contains(&v) {
         Ok(v)
     } else {
         Err(format!(

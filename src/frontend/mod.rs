@@ -70,6 +70,13 @@ pub fn parse_file_timed(
     path: &Path,
     options: &FrontendOptions,
 ) -> Result<(Program, FrontendTimes)> {
+    // A pipe or a device would block or be read without end.
+    if std::fs::metadata(path).is_ok_and(|m| !m.is_file()) {
+        return Err(Error::Usage(format!(
+            "{}: not a regular file: give the path of a C module",
+            path.display()
+        )));
+    }
     let bytes = std::fs::read(path).map_err(|e| Error::io(path, e))?;
     let text = String::from_utf8_lossy(&bytes);
     parse_source_timed(&path.display().to_string(), &text, options)
