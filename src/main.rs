@@ -25,5 +25,18 @@ fn main() -> std::process::ExitCode {
         }
         default_hook(info)
     }));
-    mpv::cli::run()
+    // Deeply nested C (thousands of parentheses, blocks or `else if`s) is
+    // parsed and lowered recursively: the work runs on a thread with a
+    // large stack (reserved address space; only what is used is memory).
+    match std::thread::Builder::new()
+        .name("mpv".into())
+        .stack_size(STACK_BYTES)
+        .spawn(mpv::cli::run)
+    {
+        Ok(worker) => worker.join().unwrap_or(std::process::ExitCode::from(101)),
+        Err(_) => mpv::cli::run(),
+    }
 }
+
+/// The stack of the thread doing mpv's work.
+const STACK_BYTES: usize = 512 << 20;

@@ -176,3 +176,43 @@ fn limits_that_are_not_positive_finite_seconds_are_refused() {
         );
     }
 }
+
+#[test]
+fn deep_nesting_is_parsed_or_refused_with_a_clear_error() {
+    let dir = std::env::temp_dir().join(format!("mpv-deep-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let run = |name: &str, src: String| {
+        let f = dir.join(name);
+        std::fs::write(&f, src).unwrap();
+        verify(&f, &[])
+    };
+    // Thousands of levels, as generated code has them: parsed.
+    let n = 10_000;
+    let parens = format!(
+        "int main(void) {{ int x = {}1{}; if (x) {{ ERROR: ; }} return 0; }}",
+        "(".repeat(n),
+        ")".repeat(n)
+    );
+    let (ok, j, err) = run("parens.c", parens);
+    assert!(ok, "{err}");
+    assert_eq!(j["properties"][0]["verdict"], "false");
+    let blocks = format!(
+        "int main(void) {{ int x = 0; {}x++;{} return 0; }}",
+        "{".repeat(n),
+        "}".repeat(n)
+    );
+    let (ok, j, err) = run("blocks.c", blocks);
+    assert!(ok, "{err}");
+    assert_eq!(j["properties"][0]["verdict"], "true");
+    // Beyond what the front end parses: an error naming file:line.
+    let n = 200_000;
+    let deep = format!(
+        "int main(void) {{ int y; int x = {}y; return x; }}",
+        "!".repeat(n)
+    );
+    let (ok, _, err) = run("deep.c", deep);
+    assert!(
+        !ok && err.contains("deep.c:1:") && err.contains("nested deeper"),
+        "{err}"
+    );
+}

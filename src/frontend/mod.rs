@@ -156,6 +156,19 @@ fn parse_and_lower(
 ) -> Result<(Program, FrontendTimes)> {
     let mut files = Vec::new();
     let map = source::LineMap::new(&clean, name, &mut files);
+    if let Some(at) = source::too_deep(&clean, source::MAX_NESTING) {
+        let pos = map.pos(at);
+        let (_, column) = map.physical(at);
+        return Err(Error::Parse {
+            file: files[pos.file as usize].clone(),
+            line: pos.line,
+            column: column as u32,
+            message: format!(
+                "parentheses, brackets and braces (or operators) nested deeper than {}: mpv does not parse this",
+                source::MAX_NESTING
+            ),
+        });
+    }
     let config = lang_c::driver::Config::with_gcc();
     // The parser is generated code; guard against panics on odd input.
     let parsed = std::panic::catch_unwind(|| lang_c::driver::parse_preprocessed(&config, clean));

@@ -211,9 +211,68 @@ fn parse_directive(line: &str) -> Option<(u32, Option<&str>)> {
     Some((n, file))
 }
 
+/// The most nested parentheses, brackets and braces (and the longest run
+/// of operators) the front end parses: its parser and lowering recurse
+/// once per level.
+pub const MAX_NESTING: usize = 100_000;
+
+/// The byte offset where the nesting of `(`, `[` and `{` outside string
+/// and character literals first goes deeper than `max`, or a run of
+/// operator characters (prefix operators nest too: `!!!!x`) grows longer
+/// than `max`, if either does.
+pub fn too_deep(text: &str, max: usize) -> Option<usize> {
+    let bytes = text.as_bytes();
+    let mut depth = 0usize;
+    let mut run = 0usize;
+    let mut i = 0;
+    while i < bytes.len() {
+        match bytes[i] {
+            b'!' | b'~' | b'-' | b'+' | b'*' | b'&' => {
+                run += 1;
+                if run > max {
+                    return Some(i);
+                }
+                i += 1;
+                continue;
+            }
+            b' ' | b'\t' | b'\n' | b'\r' => {
+                i += 1;
+                continue;
+            }
+            b'(' | b'[' | b'{' => {
+                depth += 1;
+                if depth > max {
+                    return Some(i);
+                }
+            }
+            b')' | b']' | b'}' => depth = depth.saturating_sub(1),
+            q @ (b'"' | b'\'') => {
+                i += 1;
+                while i < bytes.len() && bytes[i] != q && bytes[i] != b'\n' {
+                    i += if bytes[i] == b'\\' { 2 } else { 1 };
+                }
+            }
+            _ => {}
+        }
+        run = 0;
+        i += 1;
+    }
+    None
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn nesting_is_measured_outside_literals() {
+        assert_eq!(too_deep("f((a[1]));", 3), None);
+        assert_eq!(too_deep("f((a[1]));", 2), Some(4));
+        assert_eq!(too_deep("s = \"((((\"; c = '(';", 1), None);
+        assert_eq!(too_deep("{ { } { { } } }", 2), Some(8));
+        assert_eq!(too_deep("x = - - !y;", 3), None);
+        assert_eq!(too_deep("x = - - ! ~y;", 3), Some(10));
+    }
 
     #[test]
     fn comments_become_spaces_but_literals_stay() {
