@@ -18,5 +18,6 @@ pub mod ir;
 pub mod report;
 pub mod smt;
 pub mod spec;
+pub mod witness;
 
 pub use error::{Error, Result};

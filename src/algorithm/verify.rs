@@ -171,6 +171,8 @@ pub fn verify(
             },
             cpu_s: 0.0,
             counterexample: None,
+            message: None,
+            witnesses: Vec::new(),
         })
         .collect();
     // Properties the LOOM analysis checks, with their index in `props`.
