@@ -64,6 +64,10 @@ pub struct BatchArgs {
     /// columns still give the expected verdicts.
     #[arg(long)]
     whole_library: bool,
+    /// Write the violation witnesses of every FALSE into this directory,
+    /// under each task's directory (`mpv verify --witness-dir`).
+    #[arg(long)]
+    witness_dir: Option<PathBuf>,
     /// Arguments after `--` go to every `mpv verify` (property and strategy options).
     #[arg(last = true)]
     verify_args: Vec<OsString>,
@@ -138,6 +142,7 @@ pub fn run(a: BatchArgs) -> Result<ExitCode> {
         memory_mb: a.memory_limit.max(1),
         wall_limit,
         verify_args,
+        witness_dir: a.witness_dir.clone(),
         out: a.out.clone(),
         resume: a.resume,
         progress_interval: Duration::from_secs_f64(interval),

@@ -371,6 +371,9 @@ pub fn trace_text(c: &Counterexample, source: &str) -> String {
         {
             continue;
         }
+        if s.kind == StepKind::Return {
+            depth = depth.saturating_sub(1);
+        }
         if current.as_ref().is_none_or(|(l, _)| *l != s.input_line) {
             flush(&mut out, &current, &mut notes);
             current = Some((s.input_line, format!("    {}", "  ".repeat(depth))));
@@ -381,16 +384,16 @@ pub fn trace_text(c: &Counterexample, source: &str) -> String {
                 notes.push(format!("enter {f}"));
                 depth += 1;
             }
-            (StepKind::Return, Some(f), _) => {
-                notes.push(format!("back from {f}"));
-                depth = depth.saturating_sub(1);
-            }
+            (StepKind::Return, Some(f), _) => notes.push(format!("back from {f}")),
             (StepKind::Assume, _, _) => match s.branch {
                 Some(false) => notes.push("condition false".into()),
                 Some(true) => notes.push("condition true".into()),
                 None => {}
             },
             (StepKind::Call, Some(f), Some(v)) => notes.push(format!("{f}() = {v}")),
+            (StepKind::Assign, _, Some(v)) if s.op.starts_with("return") => {
+                notes.push(format!("returns {v}"))
+            }
             (StepKind::Assign, _, Some(v)) => {
                 let lhs = s.op.split(" = ").next().unwrap_or("").trim();
                 notes.push(format!("{lhs} = {v}"));

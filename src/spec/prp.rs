@@ -93,14 +93,14 @@ pub fn svcomp_text(p: &Property) -> Option<String> {
 }
 
 /// A `G ! call(f())` property as a specification automaton: any call of
-/// `f`, its result used or not, is the error (`f() called`); `None` for
-/// other goals.
+/// `f`, its result used or not, or the entry of `f` where it has a body, is
+/// the error (`f() called`); `None` for other goals.
 pub fn call_automaton(p: &Property) -> Option<crate::spec::automaton::SpecAutomaton> {
     let Goal::Call(f) = &p.goal else {
         return None;
     };
     let text = format!(
-        "automaton call_{f};\nrule \"{}\" \"{}\";\ninitial Idle;\nerror Called \"{f}() called\";\nstate Idle {{ on {f}($?), $? = {f}($?) -> Called; }}\n",
+        "automaton call_{f};\nrule \"{}\" \"{}\";\ninitial Idle;\nerror Called \"{f}() called\";\nstate Idle {{ on {f}($?), $? = {f}($?), entry {f} -> Called; }}\n",
         p.id, p.description
     );
     crate::spec::automaton::from_text(&p.origin, &text).ok()
