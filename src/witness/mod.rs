@@ -284,15 +284,14 @@ fn word_at(line: &str, i: usize, word: &str) -> bool {
         && b.get(i + word.len()).is_none_or(|&c| !ident(c))
 }
 
-/// The column of the branching keyword (`if`, `while`, `for`, `?`) that a
+/// The column of the branching keyword (`if`, `while`, `for`) that a
 /// condition starting at `cond_column` belongs to: the last one before it
-/// on the line, else the condition's own column.
+/// on the line, else (`?:`, a condition on a line of its own) the
+/// condition's own column.
 fn branching_column(line: &str, cond_column: u32) -> u32 {
     let end = (cond_column as usize).saturating_sub(1).min(line.len());
     let found = (0..end).rev().find(|&i| {
-        line.is_char_boundary(i)
-            && (["if", "while", "for"].iter().any(|k| word_at(line, i, k))
-                || line.as_bytes()[i] == b'?')
+        line.is_char_boundary(i) && ["if", "while", "for"].iter().any(|k| word_at(line, i, k))
     });
     found.map_or(cond_column.max(1), |i| i as u32 + 1)
 }
@@ -364,10 +363,15 @@ mod tests {
     fn columns_point_at_keywords_names_and_parentheses() {
         let l = "  } else if (x > f(y)) {";
         assert_eq!(branching_column(l, 14), 10);
-        assert_eq!(branching_column("x = c ? a : b;", 5), 7);
+        assert_eq!(
+            branching_column("x = c ? a : b;", 5),
+            5,
+            "`?:`: the condition"
+        );
+        assert_eq!(branching_column("  while (i < n)", 10), 3);
         assert_eq!(branching_column("(x)", 2), 2, "no keyword: the condition");
-        assert_eq!(call_column(l, "f", 1), 19);
-        assert_eq!(closing_paren(l, 19), 22);
+        assert_eq!(call_column(l, "f", 1), 18);
+        assert_eq!(closing_paren(l, 18), 21);
         assert_eq!(call_column("  g();", "f", 3), 3, "no such call");
         assert_eq!(first_non_blank("   x"), 4);
     }
@@ -412,7 +416,7 @@ mod tests {
         let w = waypoints(&cex, src);
         assert_eq!(w.len(), 2);
         assert_eq!(w[0].kind, WaypointKind::FunctionReturn);
-        assert_eq!((w[0].line, w[0].column), (3, 13));
+        assert_eq!((w[0].line, w[0].column), (3, 14), "the call's `)`");
         assert_eq!(w[0].constraint.as_ref().unwrap().0, "\\result == -1");
     }
 
