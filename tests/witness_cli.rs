@@ -46,6 +46,19 @@ fn programs() -> Vec<PathBuf> {
     out
 }
 
+/// `mpv validate` of `witness`: its exit code and line.
+fn validate(witness: &str, file: &Path) -> (i32, String) {
+    let mut cmd = Command::new(env!("CARGO_BIN_EXE_mpv"));
+    cmd.arg("validate").arg("--witness").arg(witness).arg(file);
+    for p in property_args(file) {
+        cmd.arg("--prp").arg(p);
+    }
+    let out = cmd.args(["--time-limit", "20"]).output().unwrap();
+    let text = String::from_utf8_lossy(&out.stdout).into_owned()
+        + &String::from_utf8_lossy(&out.stderr);
+    (out.status.code().unwrap_or(-1), text)
+}
+
 /// Runs `mpv verify` with witnesses into `dir`: the JSON report.
 fn verify(file: &Path, dir: &Path) -> serde_json::Value {
     let mut cmd = Command::new(env!("CARGO_BIN_EXE_mpv"));
@@ -402,9 +415,55 @@ fn every_false_property_has_witnesses_in_both_formats() {
             }
         }
     }
-    let _ = std::fs::remove_dir_all(&dir);
     assert!(problems.is_empty(), "{}", problems.join("\n"));
     eprintln!("{checked} witnesses checked");
+    // Every YAML witness replays to a confirmed violation.
+    let mut yaml: Vec<(String, PathBuf)> = Vec::new();
+    for (file, j) in &reports {
+        for p in j["properties"].as_array().unwrap() {
+            for w in p["witnesses"].as_array().into_iter().flatten() {
+                let w = w.as_str().unwrap();
+                if w.ends_with(".yml") {
+                    yaml.push((w.to_string(), file.clone()));
+                }
+            }
+        }
+    }
+    let half = yaml.len().div_ceil(2).max(1);
+    let failures: Vec<String> = std::thread::scope(|s| {
+        let hs: Vec<_> = yaml
+            .chunks(half)
+            .map(|c| {
+                s.spawn(move || {
+                    c.iter()
+                        .map(|(w, f)| validate(w, f))
+                        .filter(|(code, _)| *code != 0)
+                        .map(|(code, line)| format!("exit {code}: {line}"))
+                        .collect::<Vec<_>>()
+                })
+            })
+            .collect();
+        hs.into_iter().flat_map(|h| h.join().unwrap()).collect()
+    });
+    let _ = std::fs::remove_dir_all(&dir);
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+    eprintln!("{} witnesses replayed and confirmed", yaml.len());
+}
+
+#[test]
+fn a_witness_going_the_other_way_at_a_branch_is_not_confirmed() {
+    let input = root().join("witness/reach_error_false.c");
+    let dir = std::env::temp_dir().join(format!("mpv-witness-replay-{}", std::process::id()));
+    let j = verify(&input, &dir);
+    let yml = j["properties"][0]["witnesses"][0].as_str().unwrap().to_string();
+    let text = std::fs::read_to_string(&yml).unwrap();
+    assert_eq!(validate(&yml, &input).0, 0, "the witness as written is confirmed");
+    let flipped = dir.join("flipped.yml");
+    std::fs::write(&flipped, text.replacen("value: 'true'", "value: 'false'", 1)).unwrap();
+    let (code, line) = validate(flipped.to_str().unwrap(), &input);
+    let _ = std::fs::remove_dir_all(&dir);
+    assert_eq!(code, 2, "{line}");
+    assert!(line.contains("not confirmed"), "{line}");
 }
 
 #[test]

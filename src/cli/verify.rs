@@ -41,10 +41,9 @@ enum StrategyArg {
     S4,
 }
 
+/// The properties to check (shared by `mpv verify` and `mpv validate`).
 #[derive(clap::Args)]
-pub struct VerifyArgs {
-    /// The C module (an LDV-prepared `.c` or `.i` file).
-    file: PathBuf,
+pub struct PropertyArgs {
     /// Rule file (`.spec`) or directory of rule files; repeatable.
     #[arg(long = "properties")]
     properties: Vec<PathBuf>,
@@ -60,10 +59,18 @@ pub struct VerifyArgs {
     spc: Vec<PathBuf>,
     /// Only these property ids (comma-separated).
     #[arg(long, value_delimiter = ',')]
-    select: Vec<String>,
+    pub(super) select: Vec<String>,
     /// The entry function (default: the one the property file names, else `main`).
     #[arg(long)]
-    entry: Option<String>,
+    pub(super) entry: Option<String>,
+}
+
+#[derive(clap::Args)]
+pub struct VerifyArgs {
+    /// The C module (an LDV-prepared `.c` or `.i` file).
+    file: PathBuf,
+    #[command(flatten)]
+    props: PropertyArgs,
     /// How the property set is decomposed: the SDC strategies of the
     /// FSE'16 paper, or `baseline` (one analysis per property).
     #[arg(long, value_enum, default_value = "s4")]
@@ -105,16 +112,16 @@ pub struct VerifyArgs {
 /// What the property files give: properties (labels), automata (rules,
 /// `.spc` files, `G ! call(f())` properties), the entry a property file
 /// names, and the SV-COMP text of each property from a property file (by id).
-struct Loaded {
-    props: Vec<Property>,
-    automata: Vec<SpecAutomaton>,
-    entry: Option<String>,
-    svcomp: Vec<(String, String)>,
+pub(super) struct Loaded {
+    pub props: Vec<Property>,
+    pub automata: Vec<SpecAutomaton>,
+    pub entry: Option<String>,
+    pub svcomp: Vec<(String, String)>,
 }
 
 /// The properties to check: SV-COMP files, rule files and `.spc` automata
 /// (the bundled library when none is given), filtered by `--select`.
-fn load_properties(args: &VerifyArgs) -> Result<Loaded> {
+pub(super) fn load_properties(args: &PropertyArgs) -> Result<Loaded> {
     let mut props: Vec<Property> = Vec::new();
     for p in &args.prp {
         props.extend(prp::load(p)?);
@@ -182,8 +189,9 @@ pub fn run(args: VerifyArgs) -> Result<ExitCode> {
         automata,
         entry,
         svcomp,
-    } = load_properties(&args)?;
+    } = load_properties(&args.props)?;
     let entry = args
+        .props
         .entry
         .clone()
         .or(entry)
@@ -194,7 +202,7 @@ pub fn run(args: VerifyArgs) -> Result<ExitCode> {
     };
     let (mut program, times) = parse_file_timed(&args.file, &frontend)?;
     let label_props = props.clone();
-    let bound = bind(&automata, &mut program, &args.select, &mut props);
+    let bound = bind(&automata, &mut program, &args.props.select, &mut props);
     let mode = match args.strategy {
         StrategyArg::Baseline => Mode::Baseline,
         StrategyArg::S0 => Mode::Sdc(Strategy::S0),
@@ -277,7 +285,7 @@ pub fn run(args: VerifyArgs) -> Result<ExitCode> {
                 .flatten()
                 .map(|(mut p, _)| {
                     let mut hp = label_props.clone();
-                    let hb = bind(&automata, &mut p, &args.select, &mut hp);
+                    let hb = bind(&automata, &mut p, &args.props.select, &mut hp);
                     (p, hb, hp)
                 }),
             None => None,
@@ -351,7 +359,7 @@ pub fn run(args: VerifyArgs) -> Result<ExitCode> {
 }
 
 /// Binds the automata to `program` and appends their selected properties.
-fn bind(
+pub(super) fn bind(
     automata: &[SpecAutomaton],
     program: &mut Program,
     select: &[String],

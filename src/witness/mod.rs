@@ -12,6 +12,7 @@
 //! no place in the input file and give no waypoints.
 
 pub mod graphml;
+pub mod read;
 pub mod yaml;
 
 use std::path::{Path, PathBuf};
