@@ -54,8 +54,8 @@ fn validate(witness: &str, file: &Path) -> (i32, String) {
         cmd.arg("--prp").arg(p);
     }
     let out = cmd.args(["--time-limit", "20"]).output().unwrap();
-    let text = String::from_utf8_lossy(&out.stdout).into_owned()
-        + &String::from_utf8_lossy(&out.stderr);
+    let text =
+        String::from_utf8_lossy(&out.stdout).into_owned() + &String::from_utf8_lossy(&out.stderr);
     (out.status.code().unwrap_or(-1), text)
 }
 
@@ -455,11 +455,22 @@ fn a_witness_going_the_other_way_at_a_branch_is_not_confirmed() {
     let input = root().join("witness/reach_error_false.c");
     let dir = std::env::temp_dir().join(format!("mpv-witness-replay-{}", std::process::id()));
     let j = verify(&input, &dir);
-    let yml = j["properties"][0]["witnesses"][0].as_str().unwrap().to_string();
+    let yml = j["properties"][0]["witnesses"][0]
+        .as_str()
+        .unwrap()
+        .to_string();
     let text = std::fs::read_to_string(&yml).unwrap();
-    assert_eq!(validate(&yml, &input).0, 0, "the witness as written is confirmed");
+    assert_eq!(
+        validate(&yml, &input).0,
+        0,
+        "the witness as written is confirmed"
+    );
     let flipped = dir.join("flipped.yml");
-    std::fs::write(&flipped, text.replacen("value: 'true'", "value: 'false'", 1)).unwrap();
+    std::fs::write(
+        &flipped,
+        text.replacen("value: 'true'", "value: 'false'", 1),
+    )
+    .unwrap();
     let (code, line) = validate(flipped.to_str().unwrap(), &input);
     let _ = std::fs::remove_dir_all(&dir);
     assert_eq!(code, 2, "{line}");

@@ -25,7 +25,7 @@ use crate::cpa::loom::{LoomCpa, LoomPrecision, LoomProperty, LoomState};
 use crate::cpa::value::{ValueCpa, Values};
 use crate::cpa::{Cpa, Transition, WovenOp};
 use crate::ir::{BinaryOp, Expr, ExprKind};
-use crate::report::Counterexample;
+use crate::report::{CexStep, Counterexample, StepKind};
 use crate::smt::Encoder;
 use crate::spec::bound::BoundAutomaton;
 use crate::spec::PropertySet;
@@ -164,10 +164,7 @@ pub fn replay(
     let (Some(start), Some((target, route))) = (program.start, waypoints.split_last()) else {
         return Replay::Unknown("no program start or no waypoints".into());
     };
-    let prec = LoomPrecision {
-        enabled,
-        data: (),
-    };
+    let prec = LoomPrecision { enabled, data: () };
     // The assumes of the `\result` constraints: per waypoint, for each call
     // at its line.
     let mut result_assumes: crate::hash::HashMap<(crate::cfa::EdgeId, usize), Rc<WovenOp>> =
@@ -207,7 +204,12 @@ pub fn replay(
                 let path: Option<Vec<Transition>> =
                     owned.iter().map(|s| s.transition(program)).collect();
                 let Some(path) = path else { continue };
-                let at_target = path.last().is_some_and(|t| t.pos().input_line == target.line);
+                // The target is where the counterexample's last shown
+                // step is (as the witness writer places it).
+                let last = path.iter().rev().find_map(|t| {
+                    CexStep::of(program, t, None, None).filter(|s| s.kind != StepKind::Woven)
+                });
+                let at_target = last.is_some_and(|s| s.input_line == target.line);
                 if node.passed < route.len() || !at_target {
                     continue;
                 }
@@ -216,7 +218,9 @@ pub fn replay(
                     PathCheck::Feasible(cex) => return Replay::Confirmed(cex),
                     // Without a reason: the path alone is unsatisfiable.
                     PathCheck::Infeasible(_) | PathCheck::Imprecise(None) => {}
-                    PathCheck::Imprecise(Some(why)) => last_check = Some(format!("imprecise: {why}")),
+                    PathCheck::Imprecise(Some(why)) => {
+                        last_check = Some(format!("imprecise: {why}"))
+                    }
                     PathCheck::LdvInfeasible(op) => {
                         last_check = Some(format!("infeasible under LDV's assumptions ({op})"))
                     }

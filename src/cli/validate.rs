@@ -40,7 +40,12 @@ pub fn run(args: ValidateArgs) -> Result<ExitCode> {
         svcomp,
     } = load_properties(&args.props)?;
     let options = FrontendOptions {
-        entry: args.props.entry.clone().or(entry).unwrap_or_else(|| "main".into()),
+        entry: args
+            .props
+            .entry
+            .clone()
+            .or(entry)
+            .unwrap_or_else(|| "main".into()),
         ..FrontendOptions::default()
     };
     let mut program = parse_file(&args.file, &options)?;
@@ -93,7 +98,9 @@ pub fn run(args: ValidateArgs) -> Result<ExitCode> {
             0,
         ),
         Replay::Refuted => (
-            format!("{head}: not confirmed (no feasible path through its waypoints reaches the error)"),
+            format!(
+                "{head}: not confirmed (no feasible path through its waypoints reaches the error)"
+            ),
             2,
         ),
         Replay::Unknown(why) => (format!("{head}: unknown ({why})"), 3),

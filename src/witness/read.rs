@@ -48,7 +48,10 @@ pub fn parse(text: &str) -> Result<ViolationWitness, String> {
             .ok_or(format!("segment {i}: no follow waypoint"))?;
         waypoints.push(waypoint(follow).map_err(|e| format!("segment {i}: {e}"))?);
     }
-    if waypoints.last().is_none_or(|w| w.kind != WaypointKind::Target) {
+    if waypoints
+        .last()
+        .is_none_or(|w| w.kind != WaypointKind::Target)
+    {
         return Err("the last segment does not end in the target".into());
     }
     Ok(ViolationWitness {
@@ -108,10 +111,7 @@ pub fn result_value(constraint: &str) -> Option<i128> {
 }
 
 fn int(s: &str) -> Option<i128> {
-    s.trim()
-        .trim_end_matches(['U', 'u', 'L', 'l'])
-        .parse()
-        .ok()
+    s.trim().trim_end_matches(['U', 'u', 'L', 'l']).parse().ok()
 }
 
 #[cfg(test)]
@@ -135,7 +135,13 @@ mod tests {
         let w = parse(text).unwrap();
         assert_eq!(w.specification, "S");
         assert_eq!(w.waypoints.len(), 2);
-        assert_eq!((w.waypoints[0].line, w.waypoints[0].constraint.clone().unwrap().0.as_str()), (4, "false"));
+        assert_eq!(
+            (
+                w.waypoints[0].line,
+                w.waypoints[0].constraint.clone().unwrap().0.as_str()
+            ),
+            (4, "false")
+        );
         assert_eq!(w.waypoints[1].kind, WaypointKind::Target);
         assert!(parse(&text.replace("type: target", "type: branching")).is_err());
     }
