@@ -14,6 +14,7 @@
 //! exact check holds the path to that value too. `assumption` waypoints
 //! are passed at their line without their constraint being checked.
 
+use std::hash::BuildHasher;
 use std::rc::Rc;
 use std::time::Duration;
 
@@ -21,6 +22,7 @@ use crate::algorithm::refine::{concrete_check, PathCheck};
 use crate::algorithm::sdc::thread_cpu_time;
 use crate::algorithm::value_search::PathStep;
 use crate::cfa::{EdgeOp, Program};
+use crate::hash::FixedState;
 use crate::cpa::loom::{LoomCpa, LoomPrecision, LoomProperty, LoomState};
 use crate::cpa::value::{ValueCpa, Values};
 use crate::cpa::{Cpa, Transition, WovenOp};
@@ -191,6 +193,10 @@ pub fn replay(
             path: None,
         }];
         let (mut states, mut bounded) = (0usize, false);
+        // States seen, with the waypoints passed (a state equal to one
+        // seen with as many waypoints passed is not explored again).
+        let mut seen: crate::hash::HashMap<(u64, u64, usize), Vec<LoomState<Values>>> =
+            Default::default();
         while let Some(node) = stack.pop() {
             if out_of_time() {
                 return Replay::Unknown("out of time".into());
@@ -248,6 +254,17 @@ pub fn replay(
                         }
                         Rc::make_mut(&mut visits).insert(succ.loc, n);
                     }
+                    let passed = node.passed + usize::from(passes);
+                    let key = (
+                        cpa.partition_key(&succ),
+                        FixedState::default().hash_one(&succ.data),
+                        passed,
+                    );
+                    let same = seen.entry(key).or_default();
+                    if same.contains(&succ) {
+                        continue;
+                    }
+                    same.push(succ.clone());
                     states += 1;
                     let mut path = Some(Rc::new(PathNode {
                         step: PathStep::of(&t),
@@ -267,7 +284,7 @@ pub fn replay(
                     }
                     stack.push(Node {
                         state: succ,
-                        passed: node.passed + usize::from(passes),
+                        passed,
                         visits,
                         path,
                     });
