@@ -378,7 +378,12 @@ pub fn trace_text(c: &Counterexample, source: &str) -> String {
             flush(&mut out, &current, &mut notes);
             current = Some((s.input_line, format!("    {}", "  ".repeat(depth))));
         }
-        let value = s.value_c.as_ref().or(s.values.as_ref());
+        // Integers as C constants of their type; other values (pointers) in hex.
+        let value = s.value_c.clone().or_else(|| {
+            let v: u64 = s.values.as_ref()?.parse().ok()?;
+            Some(format!("{v:#x}"))
+        });
+        let value = value.as_ref();
         match (s.kind, &s.callee, value) {
             (StepKind::Enter, Some(f), _) => {
                 notes.push(format!("enter {f}"));

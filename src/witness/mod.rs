@@ -312,7 +312,7 @@ fn call_column(line: &str, callee: &str, from: u32) -> u32 {
         .iter()
         .find(|&&i| i >= from)
         .or(calls.first())
-        .map_or(from.max(0) as u32 + 1, |&i| i as u32 + 1)
+        .map_or(from as u32 + 1, |&i| i as u32 + 1)
 }
 
 /// The column of the `)` closing the call whose name starts at `column`
