@@ -21,7 +21,7 @@ use std::time::Duration;
 use crate::algorithm::refine::{concrete_check, PathCheck};
 use crate::algorithm::sdc::thread_cpu_time;
 use crate::algorithm::value_search::PathStep;
-use crate::cfa::{EdgeOp, Program};
+use crate::cfa::{EdgeId, EdgeOp, Program};
 use crate::cpa::loom::{LoomCpa, LoomPrecision, LoomProperty, LoomState};
 use crate::cpa::value::{ValueCpa, Values};
 use crate::cpa::{Cpa, Transition, WovenOp};
@@ -167,24 +167,15 @@ pub fn replay(
         return Replay::Unknown("no program start or no waypoints".into());
     };
     let prec = LoomPrecision { enabled, data: () };
-    // The assumes of the `\result` constraints: per waypoint, for each call
-    // at its line.
-    let mut result_assumes: crate::hash::HashMap<(crate::cfa::EdgeId, usize), Rc<WovenOp>> =
-        Default::default();
-    for (i, w) in route.iter().enumerate() {
-        if w.kind != WaypointKind::FunctionReturn {
-            continue;
-        }
-        for (e, edge) in program.edges.iter().enumerate() {
-            if edge.pos.input_line == w.line {
-                if let Some(op) = result_assume(edge, w) {
-                    result_assumes.insert((crate::cfa::EdgeId(e as u32), i), op);
-                }
-            }
-        }
-    }
-    let mut checks = 0;
-    let mut last_check = None;
+    let result_assumes = result_assumes(program, route);
+    let mut checker = Checker {
+        enc: &enc,
+        program,
+        name,
+        deadline,
+        checks: 0,
+        last_check: None,
+    };
     for k in BOUNDS {
         let mut stack = vec![Node {
             state: cpa.initial_state(start),
@@ -206,34 +197,10 @@ pub fn replay(
                 break;
             }
             if cpa.is_target(&node.state) {
-                let owned = path_of(&node);
-                let path: Option<Vec<Transition>> =
-                    owned.iter().map(|s| s.transition(program)).collect();
-                let Some(path) = path else { continue };
-                // The target is where the counterexample's last shown
-                // step is (as the witness writer places it).
-                let last = path.iter().rev().find_map(|t| {
-                    CexStep::of(program, t, None, None).filter(|s| s.kind != StepKind::Woven)
-                });
-                let at_target = last.is_some_and(|s| s.input_line == target.line);
-                if node.passed < route.len() || !at_target {
-                    continue;
-                }
-                checks += 1;
-                match concrete_check(&enc, program, &path, name, deadline) {
-                    PathCheck::Feasible(cex) => return Replay::Confirmed(cex),
-                    // Without a reason: the path alone is unsatisfiable.
-                    PathCheck::Infeasible(_) | PathCheck::Imprecise(None) => {}
-                    PathCheck::Imprecise(Some(why)) => {
-                        last_check = Some(format!("imprecise: {why}"))
+                if node.passed == route.len() {
+                    if let Some(r) = checker.check(&node, target) {
+                        return r;
                     }
-                    PathCheck::LdvInfeasible(op) => {
-                        last_check = Some(format!("infeasible under LDV's assumptions ({op})"))
-                    }
-                    PathCheck::Unknown => last_check = Some("the solver gave up".into()),
-                }
-                if checks >= MAX_CHECKS {
-                    return Replay::Unknown(format!("{checks} error paths checked, none feasible"));
                 }
                 continue;
             }
@@ -292,11 +259,85 @@ pub fn replay(
             }
         }
         if !bounded {
-            return match last_check {
+            return match checker.last_check {
                 Some(why) => Replay::Unknown(why),
                 None => Replay::Refuted,
             };
         }
     }
-    Replay::Unknown(last_check.unwrap_or_else(|| "loop bounds reached".into()))
+    Replay::Unknown(
+        checker
+            .last_check
+            .unwrap_or_else(|| "loop bounds reached".into()),
+    )
+}
+
+/// The assumes of the `\result` constraints of `route`: per waypoint, for
+/// each call at its line.
+fn result_assumes(
+    program: &Program,
+    route: &[Waypoint],
+) -> crate::hash::HashMap<(EdgeId, usize), Rc<WovenOp>> {
+    let mut out = crate::hash::HashMap::default();
+    for (i, w) in route.iter().enumerate() {
+        if w.kind != WaypointKind::FunctionReturn {
+            continue;
+        }
+        for (e, edge) in program.edges.iter().enumerate() {
+            if edge.pos.input_line == w.line {
+                if let Some(op) = result_assume(edge, w) {
+                    out.insert((EdgeId(e as u32), i), op);
+                }
+            }
+        }
+    }
+    out
+}
+
+/// The exact checks of the error paths that pass every waypoint.
+struct Checker<'a> {
+    enc: &'a Encoder<'a>,
+    program: &'a Program,
+    name: &'a str,
+    deadline: Option<Duration>,
+    checks: u32,
+    /// Why the last path that was not refuted is not a counterexample.
+    last_check: Option<String>,
+}
+
+impl Checker<'_> {
+    /// Checks the path of `node` if it ends at `target`'s line: the
+    /// replay's answer, if this decides it.
+    fn check(&mut self, node: &Node, target: &Waypoint) -> Option<Replay> {
+        let owned = path_of(node);
+        let path: Vec<Transition> = owned
+            .iter()
+            .map(|s| s.transition(self.program))
+            .collect::<Option<_>>()?;
+        // The target is where the counterexample's last shown step is (as
+        // the witness writer places it).
+        let last = path.iter().rev().find_map(|t| {
+            CexStep::of(self.program, t, None, None).filter(|s| s.kind != StepKind::Woven)
+        });
+        if last.is_none_or(|s| s.input_line != target.line) {
+            return None;
+        }
+        self.checks += 1;
+        match concrete_check(self.enc, self.program, &path, self.name, self.deadline) {
+            PathCheck::Feasible(cex) => return Some(Replay::Confirmed(cex)),
+            // Without a reason: the path alone is unsatisfiable.
+            PathCheck::Infeasible(_) | PathCheck::Imprecise(None) => {}
+            PathCheck::Imprecise(Some(why)) => self.last_check = Some(format!("imprecise: {why}")),
+            PathCheck::LdvInfeasible(op) => {
+                self.last_check = Some(format!("infeasible under LDV's assumptions ({op})"))
+            }
+            PathCheck::Unknown => self.last_check = Some("the solver gave up".into()),
+        }
+        (self.checks >= MAX_CHECKS).then(|| {
+            Replay::Unknown(format!(
+                "{} error paths checked, none feasible",
+                self.checks
+            ))
+        })
+    }
 }
