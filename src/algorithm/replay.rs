@@ -128,6 +128,22 @@ fn result_assume(edge: &crate::cfa::Edge, w: &Waypoint) -> Option<Rc<WovenOp>> {
     }))
 }
 
+/// The path of `node` followed by `t` and, if given, the assume of a
+/// `\result` constraint.
+fn extended(node: &Node, t: &Transition, assume: Option<&Rc<WovenOp>>) -> Option<Rc<PathNode>> {
+    let path = Rc::new(PathNode {
+        step: PathStep::of(t),
+        prev: node.path.clone(),
+    });
+    Some(match assume {
+        Some(op) => Rc::new(PathNode {
+            step: PathStep::Woven(Rc::clone(op)),
+            prev: Some(path),
+        }),
+        None => path,
+    })
+}
+
 fn path_of(node: &Node) -> Vec<PathStep> {
     let mut out = Vec::new();
     let mut cur = node.path.clone();
@@ -233,27 +249,17 @@ pub fn replay(
                     }
                     same.push(succ.clone());
                     states += 1;
-                    let mut path = Some(Rc::new(PathNode {
-                        step: PathStep::of(&t),
-                        prev: node.path.clone(),
-                    }));
                     let assume = match &t {
                         Transition::Edge { id, .. } if passes => {
                             result_assumes.get(&(*id, node.passed))
                         }
                         _ => None,
                     };
-                    if let Some(op) = assume {
-                        path = Some(Rc::new(PathNode {
-                            step: PathStep::Woven(Rc::clone(op)),
-                            prev: path,
-                        }));
-                    }
                     stack.push(Node {
                         state: succ,
                         passed,
                         visits,
-                        path,
+                        path: extended(&node, &t, assume),
                     });
                 }
             }
