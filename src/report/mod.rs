@@ -409,3 +409,76 @@ pub fn trace_text(c: &Counterexample, source: &str) -> String {
     flush(&mut out, &current, &mut notes);
     out
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn ids_sort_in_natural_order() {
+        let mut ids = [
+            "10_1a",
+            "101_1a",
+            "08_1a",
+            "32_1",
+            "32_1a",
+            "label:ERROR",
+            "106_1a",
+        ];
+        ids.sort_by(|a, b| natural_cmp(a, b));
+        assert_eq!(
+            ids,
+            [
+                "08_1a",
+                "10_1a",
+                "32_1",
+                "32_1a",
+                "101_1a",
+                "106_1a",
+                "label:ERROR"
+            ]
+        );
+    }
+
+    fn report(verdicts: &[Verdict]) -> RunReport {
+        RunReport {
+            file: "m.c".into(),
+            mpv_version: String::new(),
+            analysis: String::new(),
+            strategy: "s4".into(),
+            properties: verdicts
+                .iter()
+                .enumerate()
+                .map(|(i, v)| PropertyResult {
+                    id: format!("p{i}"),
+                    verdict: *v,
+                    reason: None,
+                    relevant: true,
+                    cpu_s: 0.0,
+                    counterexample: None,
+                    message: None,
+                    witnesses: Vec::new(),
+                })
+                .collect(),
+            stats: Stats::default(),
+        }
+    }
+
+    #[test]
+    fn the_svcomp_result_is_false_if_any_true_if_all() {
+        let last = |v: &[Verdict]| report(v).to_svcomp().lines().last().unwrap().to_string();
+        use Verdict::*;
+        assert_eq!(
+            last(&[True, False, Unknown]),
+            "Verification result: FALSE(unreach-call)"
+        );
+        assert_eq!(last(&[True, True]), "Verification result: TRUE");
+        assert_eq!(last(&[True, Unknown]), "Verification result: UNKNOWN");
+        assert_eq!(last(&[]), "Verification result: UNKNOWN");
+        let text = report(&[True, False]).to_text(None);
+        assert!(
+            text.contains("2 properties: 1 TRUE, 1 FALSE, 0 UNKNOWN"),
+            "{text}"
+        );
+    }
+}

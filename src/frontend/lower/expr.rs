@@ -1429,4 +1429,43 @@ mod tests {
             "octal escapes stop after three digits"
         );
     }
+
+    #[test]
+    fn deciding_assumes_carry_the_source_conditions_outcome() {
+        use crate::cfa::EdgeOp;
+        let src = "int a, b; int main(void) { if (!(a > 1) || b) return 1; return 0; }";
+        let p = crate::frontend::parse_source("t.c", src, &Default::default()).unwrap();
+        let assumes: Vec<(bool, Option<bool>)> = p
+            .edges
+            .iter()
+            .enumerate()
+            .filter_map(|(i, e)| match &e.op {
+                EdgeOp::Assume { truth, .. } => Some((
+                    *truth,
+                    p.branch_outcomes
+                        .get(&crate::cfa::EdgeId(i as u32))
+                        .copied(),
+                )),
+                _ => None,
+            })
+            .collect();
+        // `!(a > 1)`: a > 1 false decides the `||` (true); a > 1 true goes
+        // on to `b`, deciding nothing; `b` decides both ways.
+        assert_eq!(
+            assumes,
+            [
+                (true, None),
+                (false, Some(true)),
+                (true, Some(true)),
+                (false, Some(false))
+            ]
+        );
+        let first = p
+            .edges
+            .iter()
+            .find(|e| matches!(e.op, EdgeOp::Assume { .. }))
+            .unwrap();
+        let column = src.find("(a > 1)").unwrap() as u32 + 1;
+        assert_eq!((first.pos.input_line, first.pos.input_column), (1, column));
+    }
 }
