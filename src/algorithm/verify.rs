@@ -190,7 +190,7 @@ pub fn verify(
                 property: *property,
             },
             Goal::Call(f) => {
-                results[i].reason = Some(format!("`G ! call({f}())` properties are not supported; write the rule as a specification automaton (properties/README.md)"));
+                results[i].reason = Some(format!("`G ! call({f}())` is checked as an automaton: bind `spec::prp::call_automaton` of it"));
                 continue;
             }
         };
