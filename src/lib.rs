@@ -19,5 +19,6 @@ pub mod report;
 pub mod smt;
 pub mod spec;
 pub mod util;
+pub mod witness;
 
 pub use error::{Error, Result};

@@ -2,7 +2,7 @@
 //! `tests/programs/batch`: task sources (directory, task definitions, both
 //! manifest shapes), isolation (a child out of memory, a child killed by the
 //! watchdog, a verify error), resuming after a torn line and after `kill -9`,
-//! and the report's correct/wrong counting.
+//! the report's correct/wrong counting, and witnesses under `--witness-dir`.
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
@@ -136,6 +136,32 @@ fn directory_of_modules() {
     ]);
     assert_eq!(again.status.code(), Some(1));
     assert!(String::from_utf8_lossy(&again.stderr).contains("--resume"));
+}
+
+#[test]
+fn witnesses_of_false_tasks_go_under_the_task_directory() {
+    let out = tmp("witness.jsonl");
+    let wdir = tmp("witnesses");
+    let _ = std::fs::remove_dir_all(&wdir);
+    ok(&single_batch(&out, &["--witness-dir", s(&wdir)]));
+    let mut written = 0;
+    for l in lines(&out) {
+        for p in l["properties"].as_array().into_iter().flatten() {
+            let ws: Vec<&str> = p["witnesses"]
+                .as_array()
+                .map(|a| a.iter().filter_map(|w| w.as_str()).collect())
+                .unwrap_or_default();
+            assert_eq!(ws.len(), usize::from(p["verdict"] == "false") * 2, "{p}");
+            let task_dir = Path::new(l["file"].as_str().unwrap()).parent().unwrap();
+            for w in ws {
+                assert!(Path::new(w).starts_with(wdir.join(task_dir)), "{w}");
+                assert!(Path::new(w).is_file(), "{w}");
+                written += 1;
+            }
+        }
+    }
+    assert!(written > 0, "the manifest has FALSE tasks");
+    let _ = std::fs::remove_dir_all(&wdir);
 }
 
 #[test]

@@ -6,6 +6,7 @@ pub mod cpa_algorithm;
 pub mod loom_analysis;
 pub mod reachability;
 pub mod refine;
+pub mod replay;
 pub mod sdc;
 pub mod symexec;
 pub mod unsat_core;

@@ -56,7 +56,7 @@ pub struct SearchResult {
 
 /// An owned step of a path (woven operations are kept alive by the path).
 #[derive(Clone)]
-enum PathStep {
+pub(crate) enum PathStep {
     Edge(EdgeId),
     Enter(EdgeId),
     Return(EdgeId),
@@ -64,7 +64,7 @@ enum PathStep {
 }
 
 impl PathStep {
-    fn of(t: &Transition) -> PathStep {
+    pub(crate) fn of(t: &Transition) -> PathStep {
         match t {
             Transition::Edge { id, .. } => PathStep::Edge(*id),
             Transition::Enter { call, .. } => PathStep::Enter(*call),
@@ -73,7 +73,7 @@ impl PathStep {
         }
     }
 
-    fn transition<'a>(&'a self, p: &'a Program) -> Option<Transition<'a>> {
+    pub(crate) fn transition<'a>(&'a self, p: &'a Program) -> Option<Transition<'a>> {
         match self {
             PathStep::Edge(id) => step_transition(p, Step::Edge(*id)),
             PathStep::Enter(c) => step_transition(p, Step::Enter(*c)),

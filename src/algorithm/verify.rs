@@ -154,6 +154,8 @@ pub fn verify(
             },
             cpu_s: 0.0,
             counterexample: None,
+            message: None,
+            witnesses: Vec::new(),
         })
         .collect();
     // Properties the LOOM analysis checks, with their index in `props`.
@@ -171,7 +173,7 @@ pub fn verify(
                 property: *property,
             },
             Goal::Call(f) => {
-                results[i].reason = Some(format!("`G ! call({f}())` properties are not supported; write the rule as a specification automaton (properties/README.md)"));
+                results[i].reason = Some(format!("`G ! call({f}())` is checked as an automaton: bind `spec::prp::call_automaton` of it"));
                 continue;
             }
         };

@@ -37,6 +37,9 @@ pub struct RunSettings {
     pub wall_limit_s: Option<f64>,
     /// Arguments of every `mpv verify` after the batch's own.
     pub verify_args: Vec<String>,
+    /// Where each verification writes its violation witnesses, if anywhere.
+    #[serde(default)]
+    pub witness_dir: Option<PathBuf>,
 }
 
 impl RunSettings {
@@ -49,6 +52,7 @@ impl RunSettings {
             memory_mb: self.memory_mb,
             wall_limit: self.wall_limit_s.map(Duration::from_secs_f64),
             verify_args: self.verify_args.iter().map(OsString::from).collect(),
+            witness_dir: self.witness_dir.clone(),
             out,
             resume: true,
             progress_interval: Duration::from_secs(60),
@@ -350,6 +354,7 @@ mod tests {
                 memory_mb: 1024,
                 wall_limit_s: None,
                 verify_args: Vec::new(),
+                witness_dir: None,
             },
             slurm: SlurmSettings {
                 partition: None,

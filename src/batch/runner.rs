@@ -31,6 +31,8 @@ pub struct Config {
     /// Passed to every `mpv verify` after the batch's own arguments
     /// (property and strategy options: `--select`, `--properties`, ...).
     pub verify_args: Vec<OsString>,
+    /// Witnesses go to this directory, under the task's own directory.
+    pub witness_dir: Option<PathBuf>,
     pub out: PathBuf,
     pub resume: bool,
     /// Period of the plain progress lines when not on a terminal.
@@ -91,6 +93,18 @@ impl Config {
         a.push(self.time_limit.to_string().into());
         a.push("--format".into());
         a.push("json".into());
+        if let Some(dir) = &self.witness_dir {
+            let sub = std::path::Path::new(&task.file)
+                .parent()
+                .map(|p| {
+                    p.components()
+                        .filter(|c| matches!(c, std::path::Component::Normal(_)))
+                        .collect::<PathBuf>()
+                })
+                .unwrap_or_default();
+            a.push("--witness-dir".into());
+            a.push(dir.join(sub).into());
+        }
         a.extend(self.verify_args.iter().cloned());
         a
     }

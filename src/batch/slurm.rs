@@ -192,6 +192,7 @@ mod tests {
                 memory_mb: 1024,
                 wall_limit_s: None,
                 verify_args: vec!["--strategy".into(), "s4".into()],
+                witness_dir: None,
             },
             slurm: SlurmSettings {
                 partition: Some("short".into()),

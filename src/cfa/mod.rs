@@ -102,6 +102,9 @@ pub struct Function {
     pub pos: SrcPos,
 }
 
+/// The name of the synthetic start function ([`Program::start`]).
+pub const START_FUNCTION: &str = "__mpv_start";
+
 /// A parsed and lowered program.
 #[derive(Clone, Debug, Default, Serialize)]
 pub struct Program {
@@ -121,6 +124,13 @@ pub struct Program {
     pub entry_func: Option<FuncId>,
     /// Where the analysis starts: the entry of the synthetic start function.
     pub start: Option<LocId>,
+    /// Assume edges that decide the condition of a branching construct
+    /// (`if`, `while`, `do`, `for`, `?:`) in the source, with the outcome of
+    /// that condition they stand for (`!` and short-circuit operators make
+    /// it differ from the edge's own truth; an edge to the middle of `a && b`
+    /// decides nothing and is not here).
+    #[serde(skip)]
+    pub branch_outcomes: crate::hash::HashMap<EdgeId, bool>,
 }
 
 impl Program {

@@ -107,6 +107,10 @@ pub struct BatchArgs {
     /// columns still give the expected verdicts.
     #[arg(long)]
     whole_library: bool,
+    /// Write the violation witnesses of every FALSE into this directory,
+    /// under each task's directory (`mpv verify --witness-dir`).
+    #[arg(long)]
+    witness_dir: Option<PathBuf>,
     /// Arguments after `--` go to every `mpv verify` (property and strategy options).
     #[arg(last = true)]
     verify_args: Vec<OsString>,
@@ -250,6 +254,7 @@ pub fn run(a: BatchArgs) -> Result<ExitCode> {
         memory_mb: a.memory_limit,
         wall_limit: wall_limit.map(Duration::from_secs_f64),
         verify_args,
+        witness_dir: a.witness_dir.clone(),
         out,
         resume: a.resume,
         progress_interval: Duration::from_secs_f64(interval),
@@ -336,6 +341,7 @@ fn submit(a: &BatchArgs, dir: &Path, time_limit: f64, wall_limit: Option<f64>) -
             memory_mb: a.memory_limit,
             wall_limit_s: wall_limit,
             verify_args,
+            witness_dir: a.witness_dir.clone(),
         },
         slurm: array::SlurmSettings {
             partition: a.partition.clone(),

@@ -6,6 +6,7 @@ mod cfa;
 mod eval;
 mod report;
 mod spec;
+mod validate;
 mod verify;
 
 use clap::{Parser, Subcommand};
@@ -31,6 +32,8 @@ enum Command {
     Spec(spec::SpecCommand),
     /// Verify a module against properties: one result per property.
     Verify(verify::VerifyArgs),
+    /// Replay a violation witness: does it confirm the violation?
+    Validate(validate::ValidateArgs),
     /// Verify many modules, each in its own process; results as JSON lines.
     Batch(Box<batch::BatchArgs>),
     /// Summarise a results file of `mpv batch`.
@@ -82,6 +85,7 @@ pub fn run() -> ExitCode {
         Command::Cfa(a) => cfa::run(a),
         Command::Spec(c) => spec::run(c),
         Command::Verify(a) => verify::run(a),
+        Command::Validate(a) => validate::run(a),
         Command::Batch(a) => batch::run(*a),
         Command::Report(a) => report::run(a),
         Command::Eval(a) => eval::run(a),

@@ -14,16 +14,21 @@ use crate::algorithm::verify::{
 use crate::cfa::Program;
 use crate::cpa::predicate::abstraction::PredicateScope;
 use crate::frontend::{parse_file_bug_hunting, parse_file_timed, FrontendOptions};
-use crate::report::{peak_rss_mb, RunReport, Stats};
+use crate::report::{peak_rss_mb, PropertyResult, RunReport, Stats, StepKind, Verdict};
 use crate::spec::automaton::SpecAutomaton;
 use crate::spec::bound::BoundAutomaton;
-use crate::spec::{library, prp, Property};
+use crate::spec::{library, prp, Goal, Property};
+use crate::witness;
 use crate::{Error, Result};
 
 #[derive(Clone, Copy, clap::ValueEnum)]
 enum Format {
+    /// A line per property in natural order and a summary.
     Text,
+    /// The whole report as JSON (schema in README).
     Json,
+    /// SV-COMP's `Verification result: TRUE|FALSE(unreach-call)|UNKNOWN`.
+    Svcomp,
 }
 
 #[derive(Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
@@ -37,10 +42,9 @@ enum StrategyArg {
     S4,
 }
 
+/// The properties to check (shared by `mpv verify` and `mpv validate`).
 #[derive(clap::Args)]
-pub struct VerifyArgs {
-    /// The C module (an LDV-prepared `.c` or `.i` file).
-    file: PathBuf,
+pub struct PropertyArgs {
     /// Rule file (`.spec`) or directory of rule files; repeatable.
     #[arg(long = "properties")]
     properties: Vec<PathBuf>,
@@ -56,10 +60,18 @@ pub struct VerifyArgs {
     spc: Vec<PathBuf>,
     /// Only these property ids (comma-separated).
     #[arg(long, value_delimiter = ',')]
-    select: Vec<String>,
+    pub(super) select: Vec<String>,
     /// The entry function (default: the one the property file names, else `main`).
     #[arg(long)]
-    entry: Option<String>,
+    pub(super) entry: Option<String>,
+}
+
+#[derive(clap::Args)]
+pub struct VerifyArgs {
+    /// The C module (an LDV-prepared `.c` or `.i` file).
+    file: PathBuf,
+    #[command(flatten)]
+    props: PropertyArgs,
     /// How the property set is decomposed: the SDC strategies of the
     /// FSE'16 paper, or `baseline` (one analysis per property).
     #[arg(long, value_enum, default_value = "s4")]
@@ -84,19 +96,51 @@ pub struct VerifyArgs {
     predicate_scope: PredicateScope,
     #[arg(long, value_enum, default_value = "text")]
     format: Format,
+    /// Text format: print each counterexample as the input file's lines
+    /// with the values of the error path and the functions entered.
+    #[arg(long)]
+    trace: bool,
+    /// Write a violation witness for every FALSE property into this
+    /// directory: `<file>.<property>.yml` (SV-COMP YAML format 2.0) and
+    /// `<file>.<property>.graphml` (GraphML format 1.0).
+    #[arg(long)]
+    witness_dir: Option<PathBuf>,
     /// Write the result to this file instead of standard output.
     #[arg(short, long)]
     output: Option<PathBuf>,
 }
 
+/// What the property files give: properties (labels), automata (rules,
+/// `.spc` files, `G ! call(f())` properties), the entry a property file
+/// names, and the SV-COMP text of each property from a property file (by id).
+pub(super) struct Loaded {
+    pub props: Vec<Property>,
+    pub automata: Vec<SpecAutomaton>,
+    pub entry: Option<String>,
+    pub svcomp: Vec<(String, String)>,
+}
+
 /// The properties to check: SV-COMP files, rule files and `.spc` automata
 /// (the bundled library when none is given), filtered by `--select`.
-fn load_properties(args: &VerifyArgs) -> Result<(Vec<Property>, Vec<SpecAutomaton>)> {
+pub(super) fn load_properties(args: &PropertyArgs) -> Result<Loaded> {
     let mut props: Vec<Property> = Vec::new();
     for p in &args.prp {
         props.extend(prp::load(p)?);
     }
+    let entry = props.iter().find_map(|p| p.entry.clone());
+    let svcomp = props
+        .iter()
+        .filter_map(|p| Some((p.id.clone(), prp::svcomp_text(p)?)))
+        .collect();
     let mut automata: Vec<SpecAutomaton> = Vec::new();
+    // A call property is checked as the automaton whose error is the call.
+    props.retain(|p| match prp::call_automaton(p) {
+        Some(a) => {
+            automata.push(a);
+            false
+        }
+        None => true,
+    });
     for p in args.properties.iter().chain(&args.spc) {
         automata.extend(library::load(p)?);
     }
@@ -131,16 +175,27 @@ fn load_properties(args: &VerifyArgs) -> Result<(Vec<Property>, Vec<SpecAutomato
             )));
         }
     }
-    Ok((props, automata))
+    Ok(Loaded {
+        props,
+        automata,
+        entry,
+        svcomp,
+    })
 }
 
 pub fn run(args: VerifyArgs) -> Result<ExitCode> {
     let t0 = process_cpu_time();
-    let (mut props, automata) = load_properties(&args)?;
+    let Loaded {
+        mut props,
+        automata,
+        entry,
+        svcomp,
+    } = load_properties(&args.props)?;
     let entry = args
+        .props
         .entry
         .clone()
-        .or_else(|| props.iter().find_map(|p| p.entry.clone()))
+        .or(entry)
         .unwrap_or_else(|| "main".into());
     let frontend = FrontendOptions {
         entry,
@@ -188,7 +243,7 @@ pub fn run(args: VerifyArgs) -> Result<ExitCode> {
                 ..Stats::default()
             },
         );
-        let text = render(&fallback, args.format)?;
+        let text = render(&fallback, args.format, None)?;
         watchdog(
             t0 + limit + grace,
             text,
@@ -199,7 +254,7 @@ pub fn run(args: VerifyArgs) -> Result<ExitCode> {
     }
     let (mut program, times) = parse_file_timed(&args.file, &frontend)?;
     let label_props = props.clone();
-    let bound = bind(&automata, &mut program, &args.select, &mut props);
+    let bound = bind(&automata, &mut program, &args.props.select, &mut props);
     parsed.store(true, Ordering::SeqCst);
     // What parsing and binding used is not the analysis'.
     let cpu = args
@@ -234,7 +289,7 @@ pub fn run(args: VerifyArgs) -> Result<ExitCode> {
                 ..Stats::default()
             },
         );
-        let text = render(&fallback, args.format)?;
+        let text = render(&fallback, args.format, None)?;
         watchdog(
             process_cpu_time() + limit + grace,
             text,
@@ -252,7 +307,7 @@ pub fn run(args: VerifyArgs) -> Result<ExitCode> {
                 .flatten()
                 .map(|(mut p, _)| {
                     let mut hp = label_props.clone();
-                    let hb = bind(&automata, &mut p, &args.select, &mut hp);
+                    let hb = bind(&automata, &mut p, &args.props.select, &mut hp);
                     (p, hb, hp)
                 }),
             None => None,
@@ -286,8 +341,13 @@ pub fn run(args: VerifyArgs) -> Result<ExitCode> {
             }
         }
     };
+    let mut results = v.results;
+    describe_errors(&mut results, &props, &automata);
+    if let Some(dir) = &args.witness_dir {
+        write_witnesses(dir, &args.file, &mut results, &props, &svcomp)?;
+    }
     let report = header(
-        v.results,
+        results,
         Stats {
             parse_s: times.parse.as_secs_f64(),
             cfa_s: times.cfa.as_secs_f64(),
@@ -302,7 +362,11 @@ pub fn run(args: VerifyArgs) -> Result<ExitCode> {
             partitions: v.partitions,
         },
     );
-    let text = render(&report, args.format)?;
+    let source = match args.trace {
+        true => Some(read_source(&args.file)?),
+        false => None,
+    };
+    let text = render(&report, args.format, source.as_deref())?;
     if FINISHING.swap(true, std::sync::atomic::Ordering::SeqCst) {
         // The watchdog is writing the timeout result and ends the process.
         loop {
@@ -317,7 +381,7 @@ pub fn run(args: VerifyArgs) -> Result<ExitCode> {
 }
 
 /// Binds the automata to `program` and appends their selected properties.
-fn bind(
+pub(super) fn bind(
     automata: &[SpecAutomaton],
     program: &mut Program,
     select: &[String],
@@ -336,7 +400,6 @@ fn bind(
     bound
 }
 
-/// Every property UNKNOWN for `reason` (when the analysis cannot report).
 /// The analyses poll the limit, but one solver call or one refinement may
 /// overrun it: this long past it, the watchdog ends the process.
 fn grace_of(limit: Duration) -> Duration {
@@ -378,27 +441,95 @@ fn watchdog(
     });
 }
 
-fn all_unknown(props: &[Property], reason: &str, cpu_s: f64) -> Vec<crate::report::PropertyResult> {
+/// Every property UNKNOWN for `reason` (when the analysis cannot report).
+fn all_unknown(props: &[Property], reason: &str, cpu_s: f64) -> Vec<PropertyResult> {
     let ids: Vec<String> = props.iter().map(|p| p.id.clone()).collect();
     unknown_results(&ids, reason, cpu_s)
 }
 
-fn unknown_results(ids: &[String], reason: &str, cpu_s: f64) -> Vec<crate::report::PropertyResult> {
+fn unknown_results(ids: &[String], reason: &str, cpu_s: f64) -> Vec<PropertyResult> {
     ids.iter()
-        .map(|id| crate::report::PropertyResult {
+        .map(|id| PropertyResult {
             id: id.clone(),
-            verdict: crate::report::Verdict::Unknown,
+            verdict: Verdict::Unknown,
             reason: Some(reason.to_string()),
             relevant: true,
             cpu_s,
             counterexample: None,
+            message: None,
+            witnesses: Vec::new(),
         })
         .collect()
 }
 
-fn render(report: &RunReport, format: Format) -> Result<String> {
+fn read_source(file: &std::path::Path) -> Result<String> {
+    let bytes = std::fs::read(file).map_err(|e| Error::io(file, e))?;
+    Ok(String::from_utf8_lossy(&bytes).into_owned())
+}
+
+/// The error each FALSE result reaches: the automaton's error message (the
+/// one the counterexample's last call leads to), or the label or call.
+fn describe_errors(results: &mut [PropertyResult], props: &[Property], automata: &[SpecAutomaton]) {
+    for (r, p) in results.iter_mut().zip(props) {
+        if r.verdict != Verdict::False {
+            continue;
+        }
+        let last_call = r.counterexample.as_ref().and_then(|c| {
+            let s = c.steps.iter().rev().find(|s| s.kind != StepKind::Woven)?;
+            s.callee.clone()
+        });
+        r.message = Some(match &p.goal {
+            Goal::Label(l) => format!("label {l} reached"),
+            Goal::Call(f) => format!("{f}() called"),
+            Goal::Rule {
+                automaton,
+                property,
+            } => {
+                let ms = automata[*automaton].error_messages(*property, last_call.as_deref());
+                match ms.is_empty() {
+                    true => p.description.clone(),
+                    false => ms.join(" or "),
+                }
+            }
+        });
+    }
+}
+
+/// Writes the witnesses of every FALSE result with a counterexample into
+/// `dir` and lists them in the result.
+fn write_witnesses(
+    dir: &std::path::Path,
+    file: &std::path::Path,
+    results: &mut [PropertyResult],
+    props: &[Property],
+    svcomp: &[(String, String)],
+) -> Result<()> {
+    let source = read_source(file)?;
+    for (r, p) in results.iter_mut().zip(props) {
+        let (Verdict::False, Some(cex)) = (r.verdict, &r.counterexample) else {
+            continue;
+        };
+        let specification = svcomp
+            .iter()
+            .find(|(id, _)| *id == p.id)
+            .map_or_else(|| witness::specification(p), |(_, s)| s.clone());
+        let task = witness::Task {
+            input_file: file,
+            source: &source,
+            property: &p.id,
+            specification,
+            producer_version: env!("CARGO_PKG_VERSION"),
+        };
+        let paths = witness::write(dir, &task, cex).map_err(|e| Error::io(dir, e))?;
+        r.witnesses = paths.iter().map(|p| p.display().to_string()).collect();
+    }
+    Ok(())
+}
+
+fn render(report: &RunReport, format: Format, source: Option<&str>) -> Result<String> {
     Ok(match format {
-        Format::Text => report.to_text(),
+        Format::Svcomp => report.to_svcomp(),
+        Format::Text => report.to_text(source),
         Format::Json => {
             serde_json::to_string(report).map_err(|e| Error::Other(e.to_string()))? + "\n"
         }

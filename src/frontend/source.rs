@@ -138,7 +138,12 @@ impl LineMap {
         let mut offset = 0;
         for end in memchr::memchr_iter(b'\n', b).chain(std::iter::once(b.len())) {
             starts.push(offset);
-            pos.push(SrcPos { file, line });
+            pos.push(SrcPos {
+                file,
+                line,
+                input_line: 0,
+                input_column: 0,
+            });
             // Newlines are char boundaries.
             let l = &text[offset..end];
             offset = end + 1;
@@ -163,9 +168,13 @@ impl LineMap {
         }
     }
 
+    /// The original position of `offset`, with its line and column in the text.
     pub fn pos(&self, offset: usize) -> SrcPos {
         let i = self.line_of(offset);
-        self.pos.get(i).copied().unwrap_or_default()
+        let mut p = self.pos.get(i).copied().unwrap_or_default();
+        p.input_line = i as u32 + 1;
+        p.input_column = (offset - self.starts.get(i).copied().unwrap_or(0)) as u32 + 1;
+        p
     }
 
     /// The index of the physical line holding `offset`.
@@ -309,15 +318,24 @@ mod tests {
         let mut files = Vec::new();
         let text = "aa\n#line 10 \"x.h\"\nbb\ncc\n# 3 \"y.h\" 1\ndd\n#line 7\nee";
         let m = LineMap::new(text, "main.c", &mut files);
-        let at = |needle: &str| m.pos(text.find(needle).unwrap());
-        assert_eq!(at("aa"), SrcPos { file: 0, line: 1 });
-        assert_eq!(at("bb"), SrcPos { file: 1, line: 10 });
-        assert_eq!(at("cc"), SrcPos { file: 1, line: 11 });
-        assert_eq!(at("dd"), SrcPos { file: 2, line: 3 });
-        assert_eq!(at("ee"), SrcPos { file: 2, line: 7 });
+        let at = |needle: &str| {
+            let p = m.pos(text.find(needle).unwrap());
+            (p.file, p.line)
+        };
+        assert_eq!(at("aa"), (0, 1));
+        assert_eq!(at("bb"), (1, 10));
+        assert_eq!(at("cc"), (1, 11));
+        assert_eq!(at("dd"), (2, 3));
+        assert_eq!(at("ee"), (2, 7));
         // Lookups out of order give the same answers.
-        assert_eq!(at("bb"), SrcPos { file: 1, line: 10 });
-        assert_eq!(at("aa"), SrcPos { file: 0, line: 1 });
+        assert_eq!(at("bb"), (1, 10));
+        assert_eq!(at("aa"), (0, 1));
+        let d = m.pos(text.find("dd").unwrap() + 1);
+        assert_eq!(
+            (d.input_line, d.input_column),
+            (6, 2),
+            "the input file's line and column"
+        );
         assert_eq!(m.physical(text.len()), (8, 3));
         assert_eq!(files, vec!["main.c", "x.h", "y.h"]);
     }

@@ -16,12 +16,17 @@ pub use types::{Composite, CompositeId, Field, IntKind, Type, TypeId, TypeTable}
 
 use serde::Serialize;
 
-/// A position in the original source, as given by `#line` directives.
+/// A position in the original source, as given by `#line` directives, and
+/// in the input file itself (what witnesses name).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize)]
 pub struct SrcPos {
     /// Index into [`crate::cfa::Program::files`].
     pub file: u32,
     pub line: u32,
+    /// 1-based line in the input file (0: none, as for synthetic code).
+    pub input_line: u32,
+    /// 1-based byte column in the input file (0: none).
+    pub input_column: u32,
 }
 
 /// Index of a variable in [`crate::cfa::Program::vars`].

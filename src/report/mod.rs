@@ -10,6 +10,24 @@ pub enum Verdict {
     Unknown,
 }
 
+/// What a counterexample step does (witnesses turn these into waypoints).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum StepKind {
+    /// An assume (`branch` says which way a branching construct went, if it decides one).
+    Assume,
+    /// An assignment, havoc or return statement.
+    Assign,
+    /// A call of a function without a body (`callee`; the value it returned in `values`).
+    Call,
+    /// Entering a function with a body (`callee`).
+    Enter,
+    /// Returning from a function with a body (`callee`).
+    Return,
+    /// An operation of a specification automaton at the step before it.
+    Woven,
+}
+
 /// One step of a counterexample.
 #[derive(Clone, Debug, Serialize)]
 pub struct CexStep {
@@ -19,6 +37,21 @@ pub struct CexStep {
     pub op: String,
     /// The value written by the step in the error path's model (unsigned), if any.
     pub values: Option<String>,
+    pub kind: StepKind,
+    /// The line and column of the step in the input file (0: none).
+    pub input_line: u32,
+    pub input_column: u32,
+    /// For an assume deciding the condition of a branching construct (`if`,
+    /// `while`, `for`, `?:`): whether that condition held.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub branch: Option<bool>,
+    /// For calls, entries and returns: the called function.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub callee: Option<String>,
+    /// The written value as a C constant of the written type (signed
+    /// types read as signed), if any.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub value_c: Option<String>,
 }
 
 impl CexStep {
@@ -31,13 +64,25 @@ impl CexStep {
         model: Option<&z3::Model>,
     ) -> Option<CexStep> {
         use crate::cfa::print::op_to_string;
+        use crate::cfa::EdgeOp;
         use crate::cpa::Transition;
         let caller = |e: &crate::cfa::Edge| p.func(p.loc(e.from).func).name.clone();
-        let (function, op) = match t {
-            Transition::Edge { edge, .. } => (caller(edge), op_to_string(p, &edge.op)),
-            Transition::Enter { edge, callee, .. } => {
-                (caller(edge), format!("enter {}", p.func(*callee).name))
+        let name = |f: &crate::ir::FuncId| Some(p.func(*f).name.clone());
+        let (function, op, kind, callee) = match t {
+            Transition::Edge { edge, .. } => {
+                let (kind, callee) = match &edge.op {
+                    EdgeOp::Assume { .. } => (StepKind::Assume, None),
+                    EdgeOp::Call { callee, .. } => (StepKind::Call, name(callee)),
+                    _ => (StepKind::Assign, None),
+                };
+                (caller(edge), op_to_string(p, &edge.op), kind, callee)
             }
+            Transition::Enter { edge, callee, .. } => (
+                caller(edge),
+                format!("enter {}", p.func(*callee).name),
+                StepKind::Enter,
+                name(callee),
+            ),
             Transition::Return { edge, callee, .. } => (
                 caller(edge),
                 format!(
@@ -45,28 +90,62 @@ impl CexStep {
                     p.func(*callee).name,
                     op_to_string(p, &edge.op)
                 ),
+                StepKind::Return,
+                name(callee),
             ),
-            Transition::Woven(w) => (String::new(), op_to_string(p, &w.op)),
+            Transition::Woven(w) => (String::new(), op_to_string(p, &w.op), StepKind::Woven, None),
         };
         if op.is_empty() {
             return None;
         }
-        let values = match (value, model) {
-            (Some(v), Some(m)) => m
-                .eval(v, true)
-                .and_then(|x| x.as_u64())
-                .map(|x| x.to_string()),
+        let written = match (value, model) {
+            (Some(v), Some(m)) => m.eval(v, true).and_then(|x| x.as_u64()),
             _ => None,
         };
         let pos = t.pos();
+        let (branch, value_c) = match t {
+            Transition::Edge { edge, id } => match &edge.op {
+                EdgeOp::Assume { .. } => (p.branch_outcomes.get(id).copied(), None),
+                EdgeOp::Call { lhs: Some(l), .. } | EdgeOp::Assign { lhs: l, .. } => {
+                    (None, written.and_then(|w| c_constant(p, l.ty, w)))
+                }
+                _ => (None, None),
+            },
+            _ => (None, None),
+        };
         Some(CexStep {
             file: p.file_name(pos).to_string(),
             line: pos.line,
             function,
             op,
-            values,
+            values: written.map(|x| x.to_string()),
+            kind,
+            input_line: pos.input_line,
+            input_column: pos.input_column,
+            branch,
+            callee,
+            value_c,
         })
     }
+}
+
+/// `bits` as a C constant of integer type `ty` (two's complement for
+/// signed types); `None` for other types.
+fn c_constant(p: &crate::cfa::Program, ty: crate::ir::TypeId, bits: u64) -> Option<String> {
+    let crate::ir::Type::Int(k) = p.types.get(ty) else {
+        return None;
+    };
+    if k.bits() > 64 {
+        return None;
+    }
+    let v = k.wrap(bits as i128);
+    Some(match (k.signed(), k.bits()) {
+        // The most negative value has no literal of its own.
+        (true, b) if v == -(1i128 << (b - 1)) => format!("({} - 1)", v + 1),
+        (true, _) => v.to_string(),
+        (false, 64) => format!("{v}UL"),
+        (false, _) => format!("{v}U"),
+    })
 }
 
 #[derive(Clone, Debug, Serialize)]
@@ -87,6 +166,13 @@ pub struct PropertyResult {
     pub relevant: bool,
     pub cpu_s: f64,
     pub counterexample: Option<Counterexample>,
+    /// For FALSE: the error the counterexample reaches (the automaton's
+    /// error message, the label or the call).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub message: Option<String>,
+    /// The witness files written for this result.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub witnesses: Vec<String>,
 }
 
 #[derive(Clone, Debug, Default, Serialize)]
@@ -131,31 +217,89 @@ pub fn peak_rss_mb() -> f64 {
         .unwrap_or(0.0)
 }
 
+/// `a` before `b` in natural order: runs of digits compare by value
+/// (`08_1a` < `10_1a` < `101_1a`).
+pub fn natural_cmp(a: &str, b: &str) -> std::cmp::Ordering {
+    fn chunks(s: &str) -> Vec<(bool, &str)> {
+        let mut out = Vec::new();
+        let mut start = 0;
+        let b = s.as_bytes();
+        for i in 1..=b.len() {
+            if i == b.len() || b[i].is_ascii_digit() != b[start].is_ascii_digit() {
+                out.push((b[start].is_ascii_digit(), &s[start..i]));
+                start = i;
+            }
+        }
+        out
+    }
+    let (ca, cb) = (chunks(a), chunks(b));
+    for (x, y) in ca.iter().zip(&cb) {
+        let o = match (x, y) {
+            ((true, x), (true, y)) => {
+                let (tx, ty) = (x.trim_start_matches('0'), y.trim_start_matches('0'));
+                tx.len().cmp(&ty.len()).then(tx.cmp(ty))
+            }
+            ((_, x), (_, y)) => x.cmp(y),
+        };
+        if o.is_ne() {
+            return o;
+        }
+    }
+    ca.len().cmp(&cb.len()).then(a.cmp(b))
+}
+
+impl Verdict {
+    pub fn upper(self) -> &'static str {
+        match self {
+            Verdict::True => "TRUE",
+            Verdict::False => "FALSE",
+            Verdict::Unknown => "UNKNOWN",
+        }
+    }
+}
+
 impl RunReport {
-    /// One line per property and a summary.
-    pub fn to_text(&self) -> String {
+    /// One line per property in natural order (a FALSE with its error
+    /// and where it happens), a line of verdict counts, and the run's
+    /// statistics. With `source` (the input file's text), each
+    /// counterexample follows its property as source lines ([`trace_text`]).
+    pub fn to_text(&self, source: Option<&str>) -> String {
         let mut s = String::new();
-        for p in &self.properties {
-            let v = match p.verdict {
-                Verdict::True => "TRUE",
-                Verdict::False => "FALSE",
-                Verdict::Unknown => "UNKNOWN",
+        let mut props: Vec<&PropertyResult> = self.properties.iter().collect();
+        props.sort_by(|a, b| natural_cmp(&a.id, &b.id));
+        for p in props {
+            let note = match (&p.message, &p.counterexample) {
+                (Some(m), Some(c)) => {
+                    match c.steps.iter().rev().find(|s| s.kind != StepKind::Woven) {
+                        Some(at) => format!("{m} (at {}:{})", file_base(&at.file), at.line),
+                        None => m.clone(),
+                    }
+                }
+                (Some(m), None) => m.clone(),
+                _ => p.reason.clone().unwrap_or_default(),
             };
             s.push_str(&format!(
                 "{:<24} {:<8} {:>7.2}s  {}\n",
                 p.id,
-                v,
+                p.verdict.upper(),
                 p.cpu_s,
-                p.reason.as_deref().unwrap_or("")
+                note
             ));
+            if let (Some(src), Some(c)) = (source, &p.counterexample) {
+                s.push_str(&trace_text(c, src));
+            }
         }
         let count = |v| self.properties.iter().filter(|p| p.verdict == v).count();
         s.push_str(&format!(
-            "{}: {} TRUE, {} FALSE, {} UNKNOWN ({}, {} partitions); parse {:.2}s, CFA {:.2}s, analysis {:.2}s, total CPU {:.2}s, {} states, peak {:.0} MB\n",
-            self.file,
+            "{} properties: {} TRUE, {} FALSE, {} UNKNOWN\n",
+            self.properties.len(),
             count(Verdict::True),
             count(Verdict::False),
-            count(Verdict::Unknown),
+            count(Verdict::Unknown)
+        ));
+        s.push_str(&format!(
+            "{} ({}, {} partitions): parse {:.2}s, CFA {:.2}s, analysis {:.2}s, total CPU {:.2}s, {} states, peak {:.0} MB\n",
+            self.file,
             self.strategy,
             self.stats.partitions.len(),
             self.stats.parse_s,
@@ -166,6 +310,176 @@ impl RunReport {
             self.stats.peak_rss_mb
         ));
         s
+    }
+
+    /// The SV-COMP result: a line per property, then `Verification result:`
+    /// FALSE(unreach-call) if any property is FALSE, TRUE if all are TRUE,
+    /// UNKNOWN otherwise.
+    pub fn to_svcomp(&self) -> String {
+        let mut s = String::new();
+        let mut props: Vec<&PropertyResult> = self.properties.iter().collect();
+        props.sort_by(|a, b| natural_cmp(&a.id, &b.id));
+        for p in &props {
+            s.push_str(&format!("Property {}: {}\n", p.id, p.verdict.upper()));
+        }
+        let any = |v| props.iter().any(|p| p.verdict == v);
+        let result = if any(Verdict::False) {
+            "FALSE(unreach-call)"
+        } else if !props.is_empty() && !any(Verdict::Unknown) {
+            "TRUE"
+        } else {
+            "UNKNOWN"
+        };
+        s.push_str(&format!("Verification result: {result}\n"));
+        s
+    }
+}
+
+fn file_base(path: &str) -> &str {
+    path.rsplit('/').next().unwrap_or(path)
+}
+
+/// A counterexample as the input file's lines it passes, one per step
+/// (steps on one line share it), indented by call depth, with the
+/// functions entered, the branches taken and the values of the model.
+/// Steps of the synthetic start function and the automata's own operations
+/// are left out.
+pub fn trace_text(c: &Counterexample, source: &str) -> String {
+    let lines: Vec<&str> = source.lines().collect();
+    let mut out = String::new();
+    let mut depth = 0usize;
+    let mut current: Option<(u32, String)> = None;
+    let mut notes: Vec<String> = Vec::new();
+    let flush = |out: &mut String, cur: &Option<(u32, String)>, notes: &mut Vec<String>| {
+        if let Some((line, head)) = cur {
+            let notes_text = if notes.is_empty() {
+                String::new()
+            } else {
+                format!("    // {}", notes.join("; "))
+            };
+            out.push_str(&format!(
+                "{head}{line:>6}  {}{notes_text}\n",
+                lines.get(*line as usize - 1).map_or("", |l| l.trim())
+            ));
+        }
+        notes.clear();
+    };
+    for s in &c.steps {
+        if s.kind == StepKind::Woven
+            || s.function == crate::cfa::START_FUNCTION
+            || s.input_line == 0
+        {
+            continue;
+        }
+        if s.kind == StepKind::Return {
+            depth = depth.saturating_sub(1);
+        }
+        if current.as_ref().is_none_or(|(l, _)| *l != s.input_line) {
+            flush(&mut out, &current, &mut notes);
+            current = Some((s.input_line, format!("    {}", "  ".repeat(depth))));
+        }
+        // Integers as C constants of their type; other values (pointers) in hex.
+        let value = s.value_c.clone().or_else(|| {
+            let v: u64 = s.values.as_ref()?.parse().ok()?;
+            Some(format!("{v:#x}"))
+        });
+        let value = value.as_ref();
+        match (s.kind, &s.callee, value) {
+            (StepKind::Enter, Some(f), _) => {
+                notes.push(format!("enter {f}"));
+                depth += 1;
+            }
+            (StepKind::Return, Some(f), _) => notes.push(format!("back from {f}")),
+            (StepKind::Assume, _, _) => match s.branch {
+                Some(false) => notes.push("condition false".into()),
+                Some(true) => notes.push("condition true".into()),
+                None => {}
+            },
+            (StepKind::Call, Some(f), Some(v)) => notes.push(format!("{f}() = {v}")),
+            (StepKind::Assign, _, Some(v)) if s.op.starts_with("return") => {
+                notes.push(format!("returns {v}"))
+            }
+            (StepKind::Assign, _, Some(v)) => {
+                let lhs = s.op.split(" = ").next().unwrap_or("").trim();
+                notes.push(format!("{lhs} = {v}"));
+            }
+            _ => {}
+        }
+    }
+    flush(&mut out, &current, &mut notes);
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn ids_sort_in_natural_order() {
+        let mut ids = [
+            "10_1a",
+            "101_1a",
+            "08_1a",
+            "32_1",
+            "32_1a",
+            "label:ERROR",
+            "106_1a",
+        ];
+        ids.sort_by(|a, b| natural_cmp(a, b));
+        assert_eq!(
+            ids,
+            [
+                "08_1a",
+                "10_1a",
+                "32_1",
+                "32_1a",
+                "101_1a",
+                "106_1a",
+                "label:ERROR"
+            ]
+        );
+    }
+
+    fn report(verdicts: &[Verdict]) -> RunReport {
+        RunReport {
+            file: "m.c".into(),
+            mpv_version: String::new(),
+            analysis: String::new(),
+            strategy: "s4".into(),
+            properties: verdicts
+                .iter()
+                .enumerate()
+                .map(|(i, v)| PropertyResult {
+                    id: format!("p{i}"),
+                    verdict: *v,
+                    reason: None,
+                    relevant: true,
+                    cpu_s: 0.0,
+                    counterexample: None,
+                    message: None,
+                    witnesses: Vec::new(),
+                })
+                .collect(),
+            stats: Stats::default(),
+        }
+    }
+
+    #[test]
+    fn the_svcomp_result_is_false_if_any_true_if_all() {
+        let last = |v: &[Verdict]| report(v).to_svcomp().lines().last().unwrap().to_string();
+        use Verdict::*;
+        assert_eq!(
+            last(&[True, False, Unknown]),
+            "Verification result: FALSE(unreach-call)"
+        );
+        assert_eq!(last(&[True, True]), "Verification result: TRUE");
+        assert_eq!(last(&[True, Unknown]), "Verification result: UNKNOWN");
+        assert_eq!(last(&[]), "Verification result: UNKNOWN");
+        let text = report(&[True, False]).to_text(None);
+        assert!(
+            text.contains("2 properties: 1 TRUE, 1 FALSE, 0 UNKNOWN"),
+            "{text}"
+        );
     }
 }
 

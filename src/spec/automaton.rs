@@ -133,6 +133,47 @@ pub struct CompileOptions {
 }
 
 impl SpecAutomaton {
+    /// The messages of the error states of `property` a path ending in a
+    /// call of `callee` (or in the program's exit, `None`) can reach: all
+    /// of them when the pattern of that last step does not narrow them down.
+    pub fn error_messages(&self, property: usize, callee: Option<&str>) -> Vec<&str> {
+        use crate::spec::dsl::PatKind;
+        let errors: Vec<usize> = (0..self.states.len())
+            .filter(|&i| matches!(&self.states[i].kind, StateKind::Error { property: p, .. } if *p == property))
+            .collect();
+        let matches = |k: &PatKind| match (k, callee) {
+            (PatKind::Call { func, .. }, Some(c)) => func == c,
+            (PatKind::ProgramExit, c) => c.is_none_or(|c| c == "ldv_check_final_state"),
+            (PatKind::Entry(f) | PatKind::Return(f), Some(c)) => f == c,
+            _ => false,
+        };
+        let narrowed: Vec<usize> = errors
+            .iter()
+            .copied()
+            .filter(|&e| {
+                self.transitions.iter().any(|t| {
+                    t.to as usize == e
+                        && self.blocks[t.block]
+                            .patterns
+                            .iter()
+                            .any(|p| matches(&p.kind))
+                })
+            })
+            .collect();
+        let chosen = if narrowed.is_empty() {
+            errors
+        } else {
+            narrowed
+        };
+        chosen
+            .into_iter()
+            .filter_map(|i| match &self.states[i].kind {
+                StateKind::Error { message, .. } => Some(message.as_str()),
+                _ => None,
+            })
+            .collect()
+    }
+
     /// P(q): the properties whose error states are reachable from `q`
     /// (for an error state, its own property).
     pub fn state_properties(&self) -> Vec<PropertySet> {
@@ -563,6 +604,18 @@ mod tests {
         assert!(ps.iter().take(3).all(|p| p.len() == 1));
         assert!(ps[3].is_empty(), "stop reaches nothing");
         assert_eq!(a.api_functions(), vec!["f", "g"]);
+    }
+
+    #[test]
+    fn the_last_call_of_a_path_picks_its_error_message() {
+        let a = from_text(
+            "t.spec",
+            "rule \"r\" \"d\";\ninitial I;\nerror A \"twice\";\nerror B \"at exit\";\nstate I { on f() -> L; }\nstate L { on f() -> A; on exit -> B; }",
+        )
+        .unwrap();
+        assert_eq!(a.error_messages(0, Some("f")), ["twice"]);
+        assert_eq!(a.error_messages(0, None), ["at exit"]);
+        assert_eq!(a.error_messages(0, Some("g")), ["twice", "at exit"]);
     }
 
     #[test]

@@ -81,6 +81,31 @@ pub fn parse(name: &str, text: &str) -> Result<Vec<Property>> {
     Ok(out)
 }
 
+/// The property as the SV-COMP property file writes it:
+/// `CHECK( init(main()), LTL(G ! call(f())) )` (`None` for mpv's rules).
+pub fn svcomp_text(p: &Property) -> Option<String> {
+    let entry = p.entry.as_deref().unwrap_or("main");
+    match &p.goal {
+        Goal::Label(l) => Some(format!("CHECK( init({entry}()), LTL(G ! label({l})) )")),
+        Goal::Call(f) => Some(format!("CHECK( init({entry}()), LTL(G ! call({f}())) )")),
+        Goal::Rule { .. } => None,
+    }
+}
+
+/// A `G ! call(f())` property as a specification automaton: any call of
+/// `f`, its result used or not, or the entry of `f` where it has a body, is
+/// the error (`f() called`); `None` for other goals.
+pub fn call_automaton(p: &Property) -> Option<crate::spec::automaton::SpecAutomaton> {
+    let Goal::Call(f) = &p.goal else {
+        return None;
+    };
+    let text = format!(
+        "automaton call_{f};\nrule \"{}\" \"{}\";\ninitial Idle;\nerror Called \"{f}() called\";\nstate Idle {{ on {f}($?), $? = {f}($?), entry {f} -> Called; }}\n",
+        p.id, p.description
+    );
+    crate::spec::automaton::from_text(&p.origin, &text).ok()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -98,6 +123,14 @@ mod tests {
         assert_eq!(ps[1].id, "call:__VERIFIER_error");
         assert_eq!(ps[1].origin, "a.prp:3");
         assert_eq!(ps[1].entry.as_deref(), Some("main"));
+        let a = call_automaton(&ps[1]).expect("compiles");
+        assert_eq!(a.properties[0].id, "call:__VERIFIER_error");
+        assert_eq!(a.api_functions(), vec!["__VERIFIER_error"]);
+        assert!(call_automaton(&ps[0]).is_none());
+        assert_eq!(
+            svcomp_text(&ps[1]).unwrap(),
+            "CHECK( init(main()), LTL(G ! call(__VERIFIER_error())) )"
+        );
     }
 
     #[test]

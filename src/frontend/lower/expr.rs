@@ -355,7 +355,7 @@ impl<'a> Lowerer<'a> {
             }
             Expression::Conditional(c) if has_side_effects(&e.node) => {
                 let (t, f, join) = (self.new_loc(pos), self.new_loc(pos), self.new_loc(pos));
-                self.branch(&c.node.condition, t, f)?;
+                self.branch_construct(&c.node.condition, t, f)?;
                 self.cur = Some(t);
                 self.effect(&c.node.then_expression)?;
                 self.goto(join, pos);
@@ -822,7 +822,7 @@ impl<'a> Lowerer<'a> {
             ));
         }
         let (lt, lf, join) = (self.new_loc(pos), self.new_loc(pos), self.new_loc(pos));
-        self.branch(&n.condition, lt, lf)?;
+        self.branch_construct(&n.condition, lt, lf)?;
         self.cur = Some(lt);
         let a = self.rvalue(&n.then_expression)?;
         let after_a = self.cur;
@@ -1253,6 +1253,21 @@ impl<'a> Lowerer<'a> {
         }
     }
 
+    /// [`Self::branch`] for the condition of a branching construct: the
+    /// assume edges reaching `t` or `f` record the condition's outcome
+    /// ([`crate::cfa::Program::branch_outcomes`]).
+    pub(super) fn branch_construct(
+        &mut self,
+        e: &'a Node<Expression>,
+        t: crate::cfa::LocId,
+        f: crate::cfa::LocId,
+    ) -> Result<()> {
+        let outer = self.deciding.replace((t, f));
+        let r = self.branch(e, t, f);
+        self.deciding = outer;
+        r
+    }
+
     /// Branches to `t` if the condition holds and to `f` otherwise; `&&`, `||`
     /// and `!` become short-circuit assume edges.
     pub(super) fn branch(
@@ -1308,9 +1323,11 @@ impl<'a> Lowerer<'a> {
     ) {
         let from = self.here(pos);
         match fold(&self.p.types, &c) {
-            Some(v) => self.edge(from, if v != 0 { t } else { f }, EdgeOp::Skip, pos),
+            Some(v) => {
+                self.edge(from, if v != 0 { t } else { f }, EdgeOp::Skip, pos);
+            }
             None => {
-                self.edge(
+                let et = self.edge(
                     from,
                     t,
                     EdgeOp::Assume {
@@ -1319,7 +1336,7 @@ impl<'a> Lowerer<'a> {
                     },
                     pos,
                 );
-                self.edge(
+                let ef = self.edge(
                     from,
                     f,
                     EdgeOp::Assume {
@@ -1328,6 +1345,14 @@ impl<'a> Lowerer<'a> {
                     },
                     pos,
                 );
+                if let Some((dt, df)) = self.deciding {
+                    for (e, to) in [(et, t), (ef, f)] {
+                        let outcome = (to == dt).then_some(true).or((to == df).then_some(false));
+                        if let (Some(e), Some(o)) = (e, outcome) {
+                            self.p.branch_outcomes.insert(e, o);
+                        }
+                    }
+                }
             }
         }
         self.cur = None;
@@ -1403,5 +1428,44 @@ mod tests {
             vec![0o123, b'4'],
             "octal escapes stop after three digits"
         );
+    }
+
+    #[test]
+    fn deciding_assumes_carry_the_source_conditions_outcome() {
+        use crate::cfa::EdgeOp;
+        let src = "int a, b; int main(void) { if (!(a > 1) || b) return 1; return 0; }";
+        let p = crate::frontend::parse_source("t.c", src, &Default::default()).unwrap();
+        let assumes: Vec<(bool, Option<bool>)> = p
+            .edges
+            .iter()
+            .enumerate()
+            .filter_map(|(i, e)| match &e.op {
+                EdgeOp::Assume { truth, .. } => Some((
+                    *truth,
+                    p.branch_outcomes
+                        .get(&crate::cfa::EdgeId(i as u32))
+                        .copied(),
+                )),
+                _ => None,
+            })
+            .collect();
+        // `!(a > 1)`: a > 1 false decides the `||` (true); a > 1 true goes
+        // on to `b`, deciding nothing; `b` decides both ways.
+        assert_eq!(
+            assumes,
+            [
+                (true, None),
+                (false, Some(true)),
+                (true, Some(true)),
+                (false, Some(false))
+            ]
+        );
+        let first = p
+            .edges
+            .iter()
+            .find(|e| matches!(e.op, EdgeOp::Assume { .. }))
+            .unwrap();
+        let column = src.find("(a > 1)").unwrap() as u32 + 1;
+        assert_eq!((first.pos.input_line, first.pos.input_column), (1, column));
     }
 }

@@ -18,7 +18,7 @@ use lang_c::span::{Node, Span};
 
 use super::source::LineMap;
 use super::FrontendOptions;
-use crate::cfa::{Edge, EdgeOp, Function, FunctionBody, LocId, Location, Program};
+use crate::cfa::{Edge, EdgeId, EdgeOp, Function, FunctionBody, LocId, Location, Program};
 use crate::ir::{Expr, ExprKind, FuncId, FunctionKind, Scope, SrcPos, TypeId, VarId, Variable};
 use crate::{Error, Result};
 
@@ -73,6 +73,9 @@ pub(super) struct Lowerer<'a> {
     f: FnState,
     /// Nesting depth of type-only evaluation (`typeof`, `sizeof expr`): no edges.
     dry: u32,
+    /// The then and else locations of the branching construct whose
+    /// condition is being lowered ([`Program::branch_outcomes`]).
+    deciding: Option<(LocId, LocId)>,
     anon: u32,
 }
 
@@ -100,6 +103,7 @@ pub(super) fn lower(
         cur: None,
         f: FnState::default(),
         dry: 0,
+        deciding: None,
         anon: 0,
     };
     // GCC's predefined types.
@@ -203,9 +207,10 @@ impl<'a> Lowerer<'a> {
         }
     }
 
-    fn edge(&mut self, from: LocId, to: LocId, op: EdgeOp, pos: SrcPos) {
-        if self.dry == 0 {
-            self.p.add_edge(Edge { from, to, op, pos });
+    fn edge(&mut self, from: LocId, to: LocId, op: EdgeOp, pos: SrcPos) -> Option<EdgeId> {
+        match self.dry {
+            0 => Some(self.p.add_edge(Edge { from, to, op, pos })),
+            _ => None,
         }
     }
 
@@ -483,7 +488,7 @@ impl<'a> Lowerer<'a> {
             variadic: false,
         });
         self.p.functions.push(Function {
-            name: "__mpv_start".into(),
+            name: crate::cfa::START_FUNCTION.into(),
             ty: fty,
             params: Vec::new(),
             kind: FunctionKind::Defined,

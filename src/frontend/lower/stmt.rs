@@ -55,7 +55,7 @@ impl<'a> Lowerer<'a> {
             }
             Statement::If(i) => {
                 let (t, f, join) = (self.new_loc(pos), self.new_loc(pos), self.new_loc(pos));
-                self.branch(&i.node.condition, t, f)?;
+                self.branch_construct(&i.node.condition, t, f)?;
                 self.cur = Some(t);
                 self.stmt(&i.node.then_statement)?;
                 self.goto(join, pos);
@@ -70,7 +70,7 @@ impl<'a> Lowerer<'a> {
                 let (head, body, exit) = (self.new_loc(pos), self.new_loc(pos), self.new_loc(pos));
                 self.goto(head, pos);
                 self.cur = Some(head);
-                self.branch(&w.node.expression, body, exit)?;
+                self.branch_construct(&w.node.expression, body, exit)?;
                 self.cur = Some(body);
                 self.loop_body(&w.node.statement, exit, head)?;
                 self.goto(head, pos);
@@ -83,7 +83,7 @@ impl<'a> Lowerer<'a> {
                 self.loop_body(&d.node.statement, exit, cond)?;
                 self.goto(cond, pos);
                 self.cur = Some(cond);
-                self.branch(&d.node.expression, body, exit)?;
+                self.branch_construct(&d.node.expression, body, exit)?;
                 self.cur = Some(exit);
             }
             Statement::For(f) => {
@@ -102,7 +102,7 @@ impl<'a> Lowerer<'a> {
                 self.goto(head, pos);
                 self.cur = Some(head);
                 match &f.node.condition {
-                    Some(c) => self.branch(c, body, exit)?,
+                    Some(c) => self.branch_construct(c, body, exit)?,
                     None => self.goto(body, pos),
                 }
                 self.cur = Some(body);

@@ -1,0 +1,110 @@
+//! `mpv validate`: replays a violation witness (YAML format 2.0) against a
+//! program and says whether it confirms the violation: exit code 0 and
+//! `confirmed` when a feasible path through its waypoints reaches the
+//! error, 2 and `not confirmed` when none does, 3 and `unknown` otherwise.
+
+use std::path::PathBuf;
+use std::process::ExitCode;
+use std::time::Duration;
+
+use super::verify::{bind, load_properties, Loaded, PropertyArgs};
+use crate::algorithm::replay::{replay, Replay};
+use crate::cpa::loom::{LoomGoal, LoomProperty};
+use crate::frontend::{parse_file, FrontendOptions};
+use crate::spec::{Goal, Property, PropertyId};
+use crate::witness;
+use crate::{Error, Result};
+
+#[derive(clap::Args)]
+pub struct ValidateArgs {
+    /// The violation witness (YAML format 2.0).
+    #[arg(long)]
+    witness: PathBuf,
+    /// The C program the witness is about.
+    file: PathBuf,
+    #[command(flatten)]
+    props: PropertyArgs,
+    /// CPU-time limit of the replay in seconds.
+    #[arg(long, default_value_t = 60.0)]
+    time_limit: f64,
+}
+
+pub fn run(args: ValidateArgs) -> Result<ExitCode> {
+    let text = std::fs::read_to_string(&args.witness).map_err(|e| Error::io(&args.witness, e))?;
+    let w = witness::read::parse(&text)
+        .map_err(|e| Error::Usage(format!("{}: {e}", args.witness.display())))?;
+    let Loaded {
+        mut props,
+        automata,
+        entry,
+        svcomp,
+    } = load_properties(&args.props)?;
+    let options = FrontendOptions {
+        entry: args
+            .props
+            .entry
+            .clone()
+            .or(entry)
+            .unwrap_or_else(|| "main".into()),
+        ..FrontendOptions::default()
+    };
+    let mut program = parse_file(&args.file, &options)?;
+    let bound = bind(&automata, &mut program, &args.props.select, &mut props);
+    let stated = |p: &Property| {
+        svcomp
+            .iter()
+            .find(|(id, _)| *id == p.id)
+            .map_or_else(|| witness::specification(p), |(_, s)| s.clone())
+    };
+    let property = match props.iter().find(|p| stated(p) == w.specification) {
+        Some(p) => p,
+        None if props.len() == 1 => &props[0],
+        None => {
+            return Err(Error::Usage(format!(
+                "the witness is about `{}`, none of the given properties; pick one with --select",
+                w.specification
+            )))
+        }
+    };
+    let goal = match &property.goal {
+        Goal::Label(l) => LoomGoal::Label(l.clone()),
+        Goal::Rule {
+            automaton,
+            property,
+        } => LoomGoal::Automaton {
+            automaton: *automaton,
+            property: *property,
+        },
+        Goal::Call(f) => return Err(Error::Usage(format!("`call({f}())` is not an automaton"))),
+    };
+    let loom = LoomProperty {
+        id: PropertyId(0),
+        goal,
+    };
+    let cpu = Some(Duration::from_secs_f64(args.time_limit.max(0.0)));
+    let head = format!(
+        "{}: witness {} for {}",
+        args.file.display(),
+        args.witness.display(),
+        property.id
+    );
+    let (line, code) = match replay(&program, &bound, loom, &property.id, &w.waypoints, cpu) {
+        Replay::Confirmed(cex) => (
+            format!(
+                "{head}: confirmed (a feasible error path of {} steps through its {} waypoints)",
+                cex.steps.len(),
+                w.waypoints.len()
+            ),
+            0,
+        ),
+        Replay::Refuted => (
+            format!(
+                "{head}: not confirmed (no feasible path through its waypoints reaches the error)"
+            ),
+            2,
+        ),
+        Replay::Unknown(why) => (format!("{head}: unknown ({why})"), 3),
+    };
+    println!("{line}");
+    Ok(ExitCode::from(code))
+}

@@ -1,0 +1,121 @@
+//! The YAML violation witness, format 2.0: one `violation_sequence` entry,
+//! each waypoint in a segment of its own (a segment ends in exactly one
+//! waypoint of action `follow`), the last one the `target`.
+
+use serde::Serialize;
+
+use super::{sha256_hex, Metadata, Task, Waypoint};
+
+#[derive(Serialize)]
+struct Entry<'a> {
+    entry_type: &'static str,
+    metadata: Meta<'a>,
+    content: Vec<Segment<'a>>,
+}
+
+#[derive(Serialize)]
+struct Meta<'a> {
+    format_version: &'static str,
+    uuid: &'a str,
+    creation_time: &'a str,
+    producer: Producer<'a>,
+    task: TaskMeta,
+}
+
+#[derive(Serialize)]
+struct Producer<'a> {
+    name: &'static str,
+    version: &'a str,
+}
+
+#[derive(Serialize)]
+struct TaskMeta {
+    input_files: Vec<String>,
+    input_file_hashes: std::collections::BTreeMap<String, String>,
+    specification: String,
+    data_model: &'static str,
+    language: &'static str,
+}
+
+#[derive(Serialize)]
+struct Segment<'a> {
+    segment: Vec<WaypointItem<'a>>,
+}
+
+#[derive(Serialize)]
+struct WaypointItem<'a> {
+    waypoint: Wp<'a>,
+}
+
+#[derive(Serialize)]
+struct Wp<'a> {
+    #[serde(rename = "type")]
+    kind: &'static str,
+    action: &'static str,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    constraint: Option<Constraint<'a>>,
+    location: Location<'a>,
+}
+
+#[derive(Serialize)]
+struct Constraint<'a> {
+    value: &'a str,
+    format: &'static str,
+}
+
+#[derive(Serialize)]
+struct Location<'a> {
+    file_name: &'a str,
+    line: u32,
+    column: u32,
+    function: &'a str,
+}
+
+/// The witness as YAML text.
+pub fn render(task: &Task, waypoints: &[Waypoint], meta: &Metadata) -> String {
+    let file = task.input_file.display().to_string();
+    let content = waypoints
+        .iter()
+        .map(|w| Segment {
+            segment: vec![WaypointItem {
+                waypoint: Wp {
+                    kind: w.kind.name(),
+                    action: "follow",
+                    constraint: w.constraint.as_ref().map(|(v, f)| Constraint {
+                        value: v,
+                        format: f.name(),
+                    }),
+                    location: Location {
+                        file_name: &file,
+                        line: w.line,
+                        column: w.column,
+                        function: &w.function,
+                    },
+                },
+            }],
+        })
+        .collect();
+    let entry = Entry {
+        entry_type: "violation_sequence",
+        metadata: Meta {
+            format_version: "2.0",
+            uuid: &meta.uuid,
+            creation_time: &meta.creation_time,
+            producer: Producer {
+                name: "mpv",
+                version: task.producer_version,
+            },
+            task: TaskMeta {
+                input_files: vec![file.clone()],
+                input_file_hashes: [(file.clone(), sha256_hex(task.source.as_bytes()))]
+                    .into_iter()
+                    .collect(),
+                specification: task.specification.clone(),
+                data_model: "LP64",
+                language: "C",
+            },
+        },
+        content,
+    };
+    serde_yaml_ng::to_string(&vec![entry]).expect("a witness serialises")
+}
