@@ -216,3 +216,22 @@ fn deep_nesting_is_parsed_or_refused_with_a_clear_error() {
         "{err}"
     );
 }
+
+#[test]
+fn properties_starting_at_different_entries_are_not_verified_from_one() {
+    let run = |extra: &[&str]| {
+        Command::new(env!("CARGO_BIN_EXE_mpv"))
+            .arg("verify")
+            .arg(prog("dead_error.c"))
+            .arg("--prp")
+            .arg(prog("two_entries.prp"))
+            .args(extra)
+            .output()
+            .unwrap()
+    };
+    let o = run(&[]);
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(!o.status.success(), "{err}");
+    assert!(err.contains("two_entries.prp:2") && err.contains("other()"), "{err}");
+    assert!(run(&["--select", "label:ERROR"]).status.success());
+}

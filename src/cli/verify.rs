@@ -127,7 +127,6 @@ pub(super) fn load_properties(args: &PropertyArgs) -> Result<Loaded> {
     for p in &args.prp {
         props.extend(prp::load(p)?);
     }
-    let entry = props.iter().find_map(|p| p.entry.clone());
     let svcomp = props
         .iter()
         .filter_map(|p| Some((p.id.clone(), prp::svcomp_text(p)?)))
@@ -162,6 +161,23 @@ pub(super) fn load_properties(args: &PropertyArgs) -> Result<Loaded> {
         }
         props.retain(|p| args.select.contains(&p.id));
         automata.retain(|a| a.properties.iter().any(|p| args.select.contains(&p.id)));
+    }
+    // One run verifies from one entry function.
+    let entry = props.iter().find_map(|p| p.entry.clone());
+    let wanted = args.entry.as_ref().or(entry.as_ref());
+    if let Some(other) = props
+        .iter()
+        .find(|p| p.entry.is_some() && p.entry.as_ref() != wanted)
+    {
+        return Err(Error::Usage(format!(
+            "{}: property `{}` starts at `{}()`, but this run starts at `{}()`: \
+             mpv verifies from one entry function per run; verify the properties \
+             of each `init(...)` separately (--select, or one .prp file per entry)",
+            other.origin,
+            other.id,
+            other.entry.as_deref().unwrap_or("main"),
+            wanted.map_or("main", String::as_str),
+        )));
     }
     let mut seen = std::collections::HashSet::new();
     for id in props.iter().map(|p| &p.id).chain(
