@@ -232,6 +232,9 @@ fn properties_starting_at_different_entries_are_not_verified_from_one() {
     let o = run(&[]);
     let err = String::from_utf8_lossy(&o.stderr);
     assert!(!o.status.success(), "{err}");
-    assert!(err.contains("two_entries.prp:2") && err.contains("other()"), "{err}");
+    assert!(
+        err.contains("two_entries.prp:2") && err.contains("other()"),
+        "{err}"
+    );
     assert!(run(&["--select", "label:ERROR"]).status.success());
 }

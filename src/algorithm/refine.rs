@@ -30,7 +30,7 @@
 use std::time::Duration;
 
 use crate::hash::{HashMap, HashSet};
-use z3::ast::{Ast, Bool, Dynamic};
+use z3::ast::{Ast, Bool, Dynamic, BV};
 use z3::{DeclKind, SatResult, Solver};
 
 use crate::algorithm::sdc::thread_cpu_time;
@@ -43,7 +43,7 @@ use crate::cpa::Transition;
 use crate::report::{CexStep, Counterexample};
 use crate::smt::interrupt::simplified;
 use crate::smt::step::apply;
-use crate::smt::{deferred_reads, disjoint, inconsistent_accesses, Encoder};
+use crate::smt::{deferred_reads, disjoint, inconsistent_accesses, Encoder, SymState};
 
 /// The outcome of analysing an abstract error path.
 pub enum PathCheck {
@@ -299,6 +299,20 @@ fn exact_path_keeping_apart(q: ExactPath, apart: &mut Separations) -> PathCheck 
     PathCheck::Imprecise(None)
 }
 
+/// One symbolic execution of a path.
+struct Execution {
+    /// The state at its end.
+    st: SymState,
+    /// The value each step computed (a call's result, an assignment's).
+    values: Vec<Option<BV>>,
+    /// The first step the encoding did not execute exactly, and the first
+    /// that havocked what it could not model.
+    first_inexact: Option<String>,
+    first_havoc: Option<String>,
+    /// Where each step's memory accesses end, in the order they were made.
+    access_ends: Vec<usize>,
+}
+
 /// Why an exact check decided nothing and is to be repeated.
 enum Retry {
     /// Unsatisfiable with the side conditions of reads past fixed writes.
@@ -362,17 +376,29 @@ fn exact_path_once(q: ExactPath, apart: &mut Separations, defer: bool) -> Result
                 values.push(v);
                 access_ends.push(enc.access_count());
             }
-            (st, values, first_inexact, first_havoc, access_ends)
+            Execution {
+                st,
+                values,
+                first_inexact,
+                first_havoc,
+                access_ends,
+            }
         })
     };
     // Under LDV's assumptions reads see the whole path's writes; they are
     // decided lazily (`deferred_reads`).
-    let (((st, values, first_inexact, first_havoc, access_ends), accesses), deferred) =
-        if defer && defers_reads(enc) {
-            enc.deferred_reads.deferring(execute)
-        } else {
-            (execute(), Vec::new())
-        };
+    let ((execution, accesses), deferred) = if defer && defers_reads(enc) {
+        enc.deferred_reads.deferring(execute)
+    } else {
+        (execute(), Vec::new())
+    };
+    let Execution {
+        st,
+        values,
+        first_inexact,
+        first_havoc,
+        access_ends,
+    } = execution;
     let mut restrictions = deferred_reads::Restrictions::new(deferred.len());
     let mut relaxations = 0;
     if !st.exact {
