@@ -149,6 +149,8 @@ fn parse_and_lower(
 ) -> Result<(Program, FrontendTimes)> {
     let mut files = Vec::new();
     let map = source::LineMap::new(&clean, name, &mut files);
+    let mut clean = clean;
+    let layout_hints = lower::layout::TextHints::scan(&mut clean);
     let config = lang_c::driver::Config::with_gcc();
     // The parser is generated code; guard against panics on odd input.
     let parsed = std::panic::catch_unwind(|| lang_c::driver::parse_preprocessed(&config, clean));
@@ -179,7 +181,7 @@ fn parse_and_lower(
         }
     };
     let t1 = thread_cpu_time();
-    let mut program = lower::lower(&unit, map, files, options, declared_only)?;
+    let mut program = lower::lower(&unit, map, files, options, declared_only, layout_hints)?;
     crate::cfa::loops::mark_loop_heads(&mut program);
     drop(unit);
     Ok((

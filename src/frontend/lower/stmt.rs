@@ -23,6 +23,8 @@ impl<'a> Lowerer<'a> {
                         BlockItem::Statement(st) => self.stmt(st)?,
                     }
                 }
+                let end = self.map.pos(s.span.end.saturating_sub(1));
+                self.leave_scope_cleanups(end);
                 self.pop_scope();
             }
             Statement::Expression(Some(e)) => self.effect(e)?,
@@ -114,15 +116,26 @@ impl<'a> Lowerer<'a> {
                 }
                 self.goto(head, pos);
                 self.cur = Some(exit);
+                self.leave_scope_cleanups(pos);
                 self.pop_scope();
             }
             Statement::Switch(sw) => self.switch(sw, pos)?,
+            Statement::Goto(_) if !self.f.cleanups.is_empty() => {
+                return Err(self.unsupported(
+                    &s.span,
+                    "`goto` in the scope of a variable with a `cleanup` attribute",
+                    "mpv runs cleanups on fall-through, return, break and continue only",
+                ))
+            }
             Statement::Goto(id) => {
                 let target = self.label_loc(&id.node.name, pos);
                 self.goto(target, pos);
             }
             Statement::Continue => match self.f.continues.last().copied() {
-                Some(c) => self.goto(c, pos),
+                Some((c, keep)) => {
+                    self.run_cleanups(keep, pos);
+                    self.goto(c, pos)
+                }
                 None => {
                     return Err(self.unsupported(
                         &s.span,
@@ -132,7 +145,10 @@ impl<'a> Lowerer<'a> {
                 }
             },
             Statement::Break => match self.f.breaks.last().copied() {
-                Some(b) => self.goto(b, pos),
+                Some((b, keep)) => {
+                    self.run_cleanups(keep, pos);
+                    self.goto(b, pos)
+                }
                 None => {
                     return Err(self.unsupported(
                         &s.span,
@@ -161,6 +177,16 @@ impl<'a> Lowerer<'a> {
                     }
                     None => None,
                 };
+                let value = match value {
+                    // The value is computed before the cleanups run.
+                    Some(v) if !self.f.cleanups.is_empty() => {
+                        let t = self.temp(v.ty, pos);
+                        self.assign(t.clone(), v, pos);
+                        Some(t)
+                    }
+                    v => v,
+                };
+                self.run_cleanups(0, pos);
                 self.emit_return(value, pos);
             }
             Statement::Asm(a) => self.asm_statement(a, pos)?,
@@ -169,8 +195,9 @@ impl<'a> Lowerer<'a> {
     }
 
     fn loop_body(&mut self, body: &'a Node<Statement>, brk: LocId, cont: LocId) -> Result<()> {
-        self.f.breaks.push(brk);
-        self.f.continues.push(cont);
+        let keep = self.f.cleanups.len();
+        self.f.breaks.push((brk, keep));
+        self.f.continues.push((cont, keep));
         let r = self.stmt(body);
         self.f.breaks.pop();
         self.f.continues.pop();
@@ -251,7 +278,7 @@ impl<'a> Lowerer<'a> {
         self.cur = Some(rest);
         self.goto(default.unwrap_or(exit), pos);
         self.f.cases.push(map);
-        self.f.breaks.push(exit);
+        self.f.breaks.push((exit, self.f.cleanups.len()));
         let r = self.stmt(&sw.node.statement);
         self.f.breaks.pop();
         self.f.cases.pop();
