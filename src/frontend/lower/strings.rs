@@ -1,6 +1,9 @@
 //! String literals: objects whose bytes are known. The start function
-//! writes the bytes of every literal the module may read (not those only
-//! passed straight to kernel functions, such as `printk` formats), and
+//! writes the bytes of the literals the module may read: those used in
+//! function bodies other than as a direct argument of a function without a
+//! body (`printk` formats), and those a global or static pointer variable
+//! is initialised with; not those stored in aggregates by initialisers
+//! (driver names, debug descriptors), which only kernel code reads.
 //! `strlen` of a literal is its length.
 
 use lang_c::ast::*;
@@ -14,8 +17,8 @@ use crate::ir::{Expr, ExprKind, FunctionKind, IntKind, SrcPos, Type};
 use crate::Result;
 
 /// The start function writes at most this many literal bytes; the bytes of
-/// literals beyond stay unconstrained (an over-approximation).
-pub const MAX_LITERAL_BYTES: usize = 4096;
+/// literals beyond stay unconstrained (as kernel functions' results are).
+pub const MAX_LITERAL_BYTES: usize = 2048;
 
 impl<'a> Lowerer<'a> {
     /// A string literal object: `text` as written (escapes kept), `bytes`
@@ -81,8 +84,8 @@ impl<'a> Lowerer<'a> {
         }
     }
 
-    /// The literals an edge uses other than as a direct argument of a
-    /// function without a body, in order.
+    /// The literals the module may read (see the module documentation), in
+    /// order of use.
     fn literals_read(&self) -> Vec<u32> {
         let mut seen = HashSet::default();
         let mut out = Vec::new();
@@ -95,7 +98,19 @@ impl<'a> Lowerer<'a> {
                 }
             })
         };
+        let start = self.f.func;
         for edge in &self.p.edges {
+            if Some(self.p.loc(edge.from).func) == start {
+                // Initialisers of globals and static locals: a literal a
+                // pointer variable holds; not those stored in aggregates
+                // (driver names, debug descriptors), which kernel code reads.
+                if let EdgeOp::Assign { lhs, rhs } = &edge.op {
+                    if matches!(lhs.kind, ExprKind::Var(_)) {
+                        note(rhs);
+                    }
+                }
+                continue;
+            }
             match &edge.op {
                 EdgeOp::Call { lhs, callee, args } => {
                     lhs.iter().for_each(&mut note);
