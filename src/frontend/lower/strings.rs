@@ -1,10 +1,12 @@
 //! String literals: objects whose bytes are known. The start function
-//! writes the bytes of the literals the module may read: those used in
-//! function bodies other than as a direct argument of a function without a
-//! body (`printk` formats), and those a global or static pointer variable
-//! is initialised with; not those stored in aggregates by initialisers
-//! (driver names, debug descriptors), which only kernel code reads.
-//! `strlen` of a literal is its length.
+//! writes the bytes of the literals the module may read: those in
+//! conditions, values, arguments of the module's functions and returns,
+//! and those a variable is assigned or initialised with; not those only
+//! passed straight to a function without a body (`printk` formats) or
+//! stored in an aggregate (driver names, debug and branch-profiling
+//! descriptors), which kernel code reads. The bytes of those stay
+//! unconstrained, as do those beyond [`MAX_LITERAL_BYTES`]. `strlen` of a
+//! literal is its length.
 
 use lang_c::ast::*;
 use lang_c::span::Node;
@@ -98,19 +100,7 @@ impl<'a> Lowerer<'a> {
                 }
             })
         };
-        let start = self.f.func;
         for edge in &self.p.edges {
-            if Some(self.p.loc(edge.from).func) == start {
-                // Initialisers of globals and static locals: a literal a
-                // pointer variable holds; not those stored in aggregates
-                // (driver names, debug descriptors), which kernel code reads.
-                if let EdgeOp::Assign { lhs, rhs } = &edge.op {
-                    if matches!(lhs.kind, ExprKind::Var(_)) {
-                        note(rhs);
-                    }
-                }
-                continue;
-            }
             match &edge.op {
                 EdgeOp::Call { lhs, callee, args } => {
                     lhs.iter().for_each(&mut note);
@@ -125,9 +115,13 @@ impl<'a> Lowerer<'a> {
                     lhs.iter().chain([target]).chain(args).for_each(&mut note);
                 }
                 EdgeOp::Assume { cond, .. } => note(cond),
+                // A literal stored in an aggregate (driver names, debug and
+                // branch-profiling descriptors) is read by kernel code only.
                 EdgeOp::Assign { lhs, rhs } => {
                     note(lhs);
-                    note(rhs);
+                    if matches!(lhs.kind, ExprKind::Var(_)) {
+                        note(rhs);
+                    }
                 }
                 EdgeOp::Return { value } => value.iter().for_each(&mut note),
                 EdgeOp::Havoc { lvalues, .. } => lvalues.iter().for_each(&mut note),
