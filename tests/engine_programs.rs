@@ -121,6 +121,7 @@ fn layout_attributes_are_gccs() {
 #[test]
 fn cleanup_functions_run_when_their_scope_is_left() {
     assert_eq!(verdict("cleanup_false.c"), Verdict::False);
+    assert_eq!(verdict("cleanup_goto_false.c"), Verdict::False);
     assert_eq!(verdict("cleanup_true.c"), Verdict::True);
 }
 

@@ -218,6 +218,7 @@ fn the_engine_programs_agree_with_symbolic_execution() {
         ("packed_false.c", Verdict::False),
         ("cleanup_true.c", Verdict::True),
         ("cleanup_false.c", Verdict::False),
+        ("cleanup_goto_false.c", Verdict::False),
         ("noreturn_true.c", Verdict::True),
         ("noreturn_false.c", Verdict::False),
         ("string_literal_true.c", Verdict::True),

@@ -1,14 +1,15 @@
 //! `__attribute__((cleanup(f)))` on a local variable: `f(&var)` is called
 //! when the variable's scope is left, innermost variable first, on every
 //! exit the lowering builds: falling through the end of the block,
-//! `return` (after its value is computed), `break` and `continue`. A `goto`
-//! while such a variable is in scope is rejected as unsupported.
+//! `return` (after its value is computed), `break`, `continue`, and a
+//! `goto` to a label outside its scope (or before its declaration).
 
 use lang_c::ast::*;
-use lang_c::span::Node;
+use lang_c::span::{Node, Span};
 
 use super::{attrs, Lowerer, Symbol};
 use crate::cfa::EdgeOp;
+use crate::hash::HashMap;
 use crate::ir::{Expr, FuncId, SrcPos, Type, TypeId, VarId};
 use crate::Result;
 
@@ -20,6 +21,9 @@ pub(super) struct Cleanup {
     ty: TypeId,
     /// The scope depth (`Lowerer::scopes.len()`) of its declaration.
     depth: usize,
+    /// Its scope in the text: from the declaration to the end of the block.
+    from: usize,
+    until: usize,
 }
 
 impl<'a> Lowerer<'a> {
@@ -59,7 +63,36 @@ impl<'a> Lowerer<'a> {
             var,
             ty,
             depth: self.scopes.len(),
+            from: decl.span.start,
+            until: self.f.block_end,
         });
+        Ok(())
+    }
+
+    /// Before `goto label`: the cleanups of the variables whose scope the
+    /// jump leaves.
+    pub(super) fn goto_cleanups(&mut self, label: &str, span: &Span, pos: SrcPos) -> Result<()> {
+        if self.f.cleanups.is_empty() {
+            return Ok(());
+        }
+        let mut at = HashMap::default();
+        if let Some(body) = self.f.body {
+            label_offsets(body, &mut at);
+        }
+        let Some(&target) = at.get(label) else {
+            return Err(self.unsupported(
+                span,
+                "`goto` to a label outside the statements of the function body, in the scope of a variable with a `cleanup` attribute",
+                "check the input",
+            ));
+        };
+        let keep = self
+            .f
+            .cleanups
+            .iter()
+            .position(|c| !(c.from <= target && target < c.until))
+            .unwrap_or(self.f.cleanups.len());
+        self.run_cleanups(keep, pos);
         Ok(())
     }
 
@@ -108,5 +141,35 @@ impl<'a> Lowerer<'a> {
             self.run_cleanups(keep, pos);
             self.f.cleanups.truncate(keep);
         }
+    }
+}
+
+/// The offset of each label among the statements of `s`.
+fn label_offsets(s: &Node<Statement>, out: &mut HashMap<String, usize>) {
+    match &s.node {
+        Statement::Labeled(l) => {
+            if let Label::Identifier(id) = &l.node.label.node {
+                out.insert(id.node.name.clone(), l.span.start);
+            }
+            label_offsets(&l.node.statement, out);
+        }
+        Statement::Compound(items) => {
+            for it in items {
+                if let BlockItem::Statement(st) = &it.node {
+                    label_offsets(st, out);
+                }
+            }
+        }
+        Statement::If(i) => {
+            label_offsets(&i.node.then_statement, out);
+            if let Some(e) = &i.node.else_statement {
+                label_offsets(e, out);
+            }
+        }
+        Statement::While(w) => label_offsets(&w.node.statement, out),
+        Statement::DoWhile(d) => label_offsets(&d.node.statement, out),
+        Statement::For(f) => label_offsets(&f.node.statement, out),
+        Statement::Switch(sw) => label_offsets(&sw.node.statement, out),
+        _ => {}
     }
 }

@@ -890,6 +890,7 @@ impl<'a> Lowerer<'a> {
         let Statement::Compound(items) = &s.node else {
             return Err(self.unsupported(&s.span, "statement expression", "check the input"));
         };
+        let outer = std::mem::replace(&mut self.f.block_end, s.span.end);
         self.push_scope();
         let mut value = Expr::int(0, self.p.types.void());
         for (i, item) in items.iter().enumerate() {
@@ -907,6 +908,7 @@ impl<'a> Lowerer<'a> {
         let end = self.map.pos(s.span.end.saturating_sub(1));
         self.leave_scope_cleanups(end);
         self.pop_scope();
+        self.f.block_end = outer;
         // Keep the value in a temporary so later statements cannot change it.
         if self.dry == 0
             && !matches!(self.p.types.get(value.ty), Type::Void)

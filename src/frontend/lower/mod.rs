@@ -44,7 +44,7 @@ enum Tag {
 
 /// Per-function lowering state.
 #[derive(Default)]
-struct FnState {
+struct FnState<'a> {
     func: Option<FuncId>,
     exit: Option<LocId>,
     labels: HashMap<String, LocId>,
@@ -54,6 +54,10 @@ struct FnState {
     continues: Vec<(LocId, usize)>,
     /// Local variables with a `cleanup` function, in scope, outermost first.
     cleanups: Vec<cleanup::Cleanup>,
+    /// The end offset of the innermost block being lowered.
+    block_end: usize,
+    /// The function body being lowered.
+    body: Option<&'a Node<Statement>>,
     /// Case locations of the enclosing switches, keyed by the label's span start.
     cases: Vec<HashMap<usize, LocId>>,
     locals: Vec<VarId>,
@@ -78,7 +82,7 @@ pub(super) struct Lowerer<'a> {
     pointer_calls: Vec<(crate::cfa::EdgeId, TypeId)>,
     /// Current location while building a body; `None` after a jump.
     cur: Option<LocId>,
-    f: FnState,
+    f: FnState<'a>,
     /// Nesting depth of type-only evaluation (`typeof`, `sizeof expr`): no edges.
     dry: u32,
     anon: u32,
@@ -456,6 +460,7 @@ impl<'a> Lowerer<'a> {
         }
         self.f = FnState {
             func: Some(f),
+            body: Some(&fd.node.statement),
             ..FnState::default()
         };
         let entry = self.new_loc(pos);

@@ -15,6 +15,7 @@ impl<'a> Lowerer<'a> {
         let pos = self.pos(&s.span);
         match &s.node {
             Statement::Compound(items) => {
+                let outer = std::mem::replace(&mut self.f.block_end, s.span.end);
                 self.push_scope();
                 for item in items {
                     match &item.node {
@@ -26,6 +27,7 @@ impl<'a> Lowerer<'a> {
                 let end = self.map.pos(s.span.end.saturating_sub(1));
                 self.leave_scope_cleanups(end);
                 self.pop_scope();
+                self.f.block_end = outer;
             }
             Statement::Expression(Some(e)) => self.effect(e)?,
             Statement::Expression(None) => {}
@@ -89,6 +91,7 @@ impl<'a> Lowerer<'a> {
                 self.cur = Some(exit);
             }
             Statement::For(f) => {
+                let outer = std::mem::replace(&mut self.f.block_end, s.span.end);
                 self.push_scope();
                 match &f.node.initializer.node {
                     ForInitializer::Empty | ForInitializer::StaticAssert(_) => {}
@@ -118,16 +121,11 @@ impl<'a> Lowerer<'a> {
                 self.cur = Some(exit);
                 self.leave_scope_cleanups(pos);
                 self.pop_scope();
+                self.f.block_end = outer;
             }
             Statement::Switch(sw) => self.switch(sw, pos)?,
-            Statement::Goto(_) if !self.f.cleanups.is_empty() => {
-                return Err(self.unsupported(
-                    &s.span,
-                    "`goto` in the scope of a variable with a `cleanup` attribute",
-                    "mpv runs cleanups on fall-through, return, break and continue only",
-                ))
-            }
             Statement::Goto(id) => {
+                self.goto_cleanups(&id.node.name, &s.span, pos)?;
                 let target = self.label_loc(&id.node.name, pos);
                 self.goto(target, pos);
             }

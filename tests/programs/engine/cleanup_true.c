@@ -1,5 +1,6 @@
-/* Cleanups run on fall-through, return, break and continue, innermost
- * variable first, after a return value is computed. */
+/* Cleanups run on fall-through, return, break, continue and a goto out of
+ * the variable's scope (not one within it), innermost variable first,
+ * after a return value is computed. */
 int count;
 int last;
 static void release(int *p) { count++; last = *p; }
@@ -11,6 +12,20 @@ static int f(int n)
     return b;
   }
   return a;
+}
+static int g(int n)
+{
+  {
+    int d __attribute__((cleanup(release))) = 9;
+    if (n)
+      goto out;
+  again:
+    n++;
+    if (n < 2)
+      goto again;
+  }
+out:
+  return n;
 }
 int main(void)
 {
@@ -25,6 +40,8 @@ int main(void)
       break;
   }
   if (count != 4 || last != 5)
+    goto ERROR;
+  if (g(1) != 1 || g(0) != 2 || count != 6 || last != 9)
     goto ERROR;
   return 0;
 ERROR:
