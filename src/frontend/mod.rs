@@ -19,6 +19,17 @@
 //! - globals are zero-initialised in the start function; aggregates with more
 //!   than 256 scalar leaves get only their explicit
 //!   initialisers, the rest is left to the analysis (documented imprecision).
+//! - struct and union layouts are GCC's, with `packed`, `aligned(N)` and
+//!   `#pragma pack` (`lower/layout.rs`); `aligned` on a typedef of a
+//!   scalar type is not modelled;
+//! - a call of a function declared `noreturn` / `_Noreturn`, and
+//!   `__builtin_unreachable()`, end the path; `cleanup(f)` on a local
+//!   variable calls `f(&var)` when its scope is left (`lower/cleanup.rs`);
+//! - the bytes of string literals the module may read are written in the
+//!   start function (`lower/strings.rs`); `strlen` of a literal is its
+//!   length, of another string a value the analysis does not model;
+//! - a second function body, or a second initialised definition of a
+//!   global, for one name is an error, as a compiler says.
 
 mod lower;
 pub mod prune;
