@@ -1,12 +1,12 @@
 //! String literals: objects whose bytes are known. The start function
-//! writes the bytes of the literals the module may read: those in
+//! writes the bytes of the literals the module may read: first those in
 //! conditions, values, arguments of the module's functions and returns,
-//! and those a variable is assigned or initialised with; not those only
-//! passed straight to a function without a body (`printk` formats) or
-//! stored in an aggregate (driver names, debug and branch-profiling
-//! descriptors), which kernel code reads. The bytes of those stay
-//! unconstrained, as do those beyond [`MAX_LITERAL_BYTES`]. `strlen` of a
-//! literal is its length.
+//! and those a variable is assigned or initialised with; then those stored
+//! in an aggregate (driver names, debug and branch-profiling descriptors,
+//! mostly read by kernel code only); up to [`MAX_LITERAL_BYTES`] in all.
+//! Literals only passed straight to a function without a body (`printk`
+//! formats) and those beyond the limit keep unconstrained bytes. `strlen`
+//! of a literal is its length.
 
 use lang_c::ast::*;
 use lang_c::span::Node;
@@ -60,7 +60,8 @@ impl<'a> Lowerer<'a> {
     /// Writes the bytes of the literals the module may read, in the start
     /// function, up to [`MAX_LITERAL_BYTES`] in all.
     pub(super) fn initialise_literals(&mut self, pos: SrcPos) {
-        let read = self.literals_read();
+        let (first, stored) = self.literals_read();
+        let read: Vec<u32> = first.into_iter().chain(stored).collect();
         let long = self.p.types.int(IntKind::Long);
         let ch = self.p.types.int(IntKind::Char);
         let mut budget = MAX_LITERAL_BYTES;
@@ -87,8 +88,8 @@ impl<'a> Lowerer<'a> {
     }
 
     /// The literals the module may read (see the module documentation), in
-    /// order of use.
-    fn literals_read(&self) -> Vec<u32> {
+    /// order of use, then the other literals stored in aggregates.
+    fn literals_read(&self) -> (Vec<u32>, Vec<u32>) {
         let mut seen = HashSet::default();
         let mut out = Vec::new();
         let mut note = |e: &Expr| {
@@ -100,6 +101,7 @@ impl<'a> Lowerer<'a> {
                 }
             })
         };
+        let mut stored = Vec::new();
         for edge in &self.p.edges {
             match &edge.op {
                 EdgeOp::Call { lhs, callee, args } => {
@@ -116,11 +118,14 @@ impl<'a> Lowerer<'a> {
                 }
                 EdgeOp::Assume { cond, .. } => note(cond),
                 // A literal stored in an aggregate (driver names, debug and
-                // branch-profiling descriptors) is read by kernel code only.
+                // branch-profiling descriptors) is mostly read by kernel
+                // code only: it comes last.
                 EdgeOp::Assign { lhs, rhs } => {
                     note(lhs);
                     if matches!(lhs.kind, ExprKind::Var(_)) {
                         note(rhs);
+                    } else {
+                        stored.push(rhs);
                     }
                 }
                 EdgeOp::Return { value } => value.iter().for_each(&mut note),
@@ -128,7 +133,17 @@ impl<'a> Lowerer<'a> {
                 EdgeOp::Skip => {}
             }
         }
-        out
+        let mut rest = Vec::new();
+        for e in stored {
+            e.walk(&mut |x| {
+                if let ExprKind::StrLit(i) = x.kind {
+                    if seen.insert(i) {
+                        rest.push(i);
+                    }
+                }
+            })
+        }
+        (out, rest)
     }
 }
 
