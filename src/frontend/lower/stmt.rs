@@ -90,105 +90,122 @@ impl<'a> Lowerer<'a> {
                 self.branch(&d.node.expression, body, exit)?;
                 self.cur = Some(exit);
             }
-            Statement::For(f) => {
-                let outer = std::mem::replace(&mut self.f.block_end, s.span.end);
-                self.push_scope();
-                match &f.node.initializer.node {
-                    ForInitializer::Empty | ForInitializer::StaticAssert(_) => {}
-                    ForInitializer::Expression(e) => self.effect(e)?,
-                    ForInitializer::Declaration(d) => self.declaration(d, false)?,
-                }
-                let (head, body, step, exit) = (
-                    self.new_loc(pos),
-                    self.new_loc(pos),
-                    self.new_loc(pos),
-                    self.new_loc(pos),
-                );
-                self.goto(head, pos);
-                self.cur = Some(head);
-                match &f.node.condition {
-                    Some(c) => self.branch(c, body, exit)?,
-                    None => self.goto(body, pos),
-                }
-                self.cur = Some(body);
-                self.loop_body(&f.node.statement, exit, step)?;
-                self.goto(step, pos);
-                self.cur = Some(step);
-                if let Some(st) = &f.node.step {
-                    self.effect(st)?;
-                }
-                self.goto(head, pos);
-                self.cur = Some(exit);
-                self.leave_scope_cleanups(pos);
-                self.pop_scope();
-                self.f.block_end = outer;
-            }
+            Statement::For(f) => self.for_statement(f, s, pos)?,
             Statement::Switch(sw) => self.switch(sw, pos)?,
             Statement::Goto(id) => {
                 self.goto_cleanups(&id.node.name, &s.span, pos)?;
                 let target = self.label_loc(&id.node.name, pos);
                 self.goto(target, pos);
             }
-            Statement::Continue => match self.f.continues.last().copied() {
-                Some((c, keep)) => {
-                    self.run_cleanups(keep, pos);
-                    self.goto(c, pos)
-                }
-                None => {
-                    return Err(self.unsupported(
-                        &s.span,
-                        "`continue` outside a loop",
-                        "check the input",
-                    ))
-                }
-            },
-            Statement::Break => match self.f.breaks.last().copied() {
-                Some((b, keep)) => {
-                    self.run_cleanups(keep, pos);
-                    self.goto(b, pos)
-                }
-                None => {
-                    return Err(self.unsupported(
-                        &s.span,
-                        "`break` outside a loop or switch",
-                        "check the input",
-                    ))
-                }
-            },
-            Statement::Return(v) => {
-                let value = match v {
-                    Some(e) => {
-                        let r = self.rvalue(e)?;
-                        let ret = match self
-                            .f
-                            .func
-                            .map(|f| self.p.types.get(self.p.func(f).ty).clone())
-                        {
-                            Some(crate::ir::Type::Function { ret, .. }) => ret,
-                            _ => r.ty,
-                        };
-                        if matches!(self.p.types.get(ret), crate::ir::Type::Void) {
-                            None
-                        } else {
-                            Some(self.convert(r, ret))
-                        }
-                    }
-                    None => None,
-                };
-                let value = match value {
-                    // The value is computed before the cleanups run.
-                    Some(v) if !self.f.cleanups.is_empty() => {
-                        let t = self.temp(v.ty, pos);
-                        self.assign(t.clone(), v, pos);
-                        Some(t)
-                    }
-                    v => v,
-                };
-                self.run_cleanups(0, pos);
-                self.emit_return(value, pos);
-            }
+            Statement::Continue => self.jump(s, false, pos)?,
+            Statement::Break => self.jump(s, true, pos)?,
+            Statement::Return(v) => self.return_statement(v.as_deref(), pos)?,
             Statement::Asm(a) => self.asm_statement(a, pos)?,
         }
+        Ok(())
+    }
+
+    fn for_statement(
+        &mut self,
+        f: &'a Node<ForStatement>,
+        s: &'a Node<Statement>,
+        pos: crate::ir::SrcPos,
+    ) -> Result<()> {
+        let outer = std::mem::replace(&mut self.f.block_end, s.span.end);
+        self.push_scope();
+        match &f.node.initializer.node {
+            ForInitializer::Empty | ForInitializer::StaticAssert(_) => {}
+            ForInitializer::Expression(e) => self.effect(e)?,
+            ForInitializer::Declaration(d) => self.declaration(d, false)?,
+        }
+        let (head, body, step, exit) = (
+            self.new_loc(pos),
+            self.new_loc(pos),
+            self.new_loc(pos),
+            self.new_loc(pos),
+        );
+        self.goto(head, pos);
+        self.cur = Some(head);
+        match &f.node.condition {
+            Some(c) => self.branch(c, body, exit)?,
+            None => self.goto(body, pos),
+        }
+        self.cur = Some(body);
+        self.loop_body(&f.node.statement, exit, step)?;
+        self.goto(step, pos);
+        self.cur = Some(step);
+        if let Some(st) = &f.node.step {
+            self.effect(st)?;
+        }
+        self.goto(head, pos);
+        self.cur = Some(exit);
+        self.leave_scope_cleanups(pos);
+        self.pop_scope();
+        self.f.block_end = outer;
+        Ok(())
+    }
+
+    /// `break` (`is_break`) or `continue`: the cleanups of the variables
+    /// declared inside the loop or switch run first.
+    fn jump(
+        &mut self,
+        s: &'a Node<Statement>,
+        is_break: bool,
+        pos: crate::ir::SrcPos,
+    ) -> Result<()> {
+        let target = if is_break {
+            self.f.breaks.last().copied()
+        } else {
+            self.f.continues.last().copied()
+        };
+        let Some((to, keep)) = target else {
+            let what = if is_break {
+                "`break` outside a loop or switch"
+            } else {
+                "`continue` outside a loop"
+            };
+            return Err(self.unsupported(&s.span, what, "check the input"));
+        };
+        self.run_cleanups(keep, pos);
+        self.goto(to, pos);
+        Ok(())
+    }
+
+    /// `return [v];`: the value is computed before the cleanups run.
+    fn return_statement(
+        &mut self,
+        v: Option<&'a Node<Expression>>,
+        pos: crate::ir::SrcPos,
+    ) -> Result<()> {
+        let value = match v {
+            Some(e) => {
+                let r = self.rvalue(e)?;
+                let ret = match self
+                    .f
+                    .func
+                    .map(|f| self.p.types.get(self.p.func(f).ty).clone())
+                {
+                    Some(crate::ir::Type::Function { ret, .. }) => ret,
+                    _ => r.ty,
+                };
+                if matches!(self.p.types.get(ret), crate::ir::Type::Void) {
+                    None
+                } else {
+                    Some(self.convert(r, ret))
+                }
+            }
+            None => None,
+        };
+        let value = match value {
+            Some(v) if !self.f.cleanups.is_empty() => {
+                let t = self.temp(v.ty, pos);
+                self.assign(t.clone(), v, pos);
+                Some(t)
+            }
+            v => v,
+        };
+        self.run_cleanups(0, pos);
+        self.emit_return(value, pos);
         Ok(())
     }
 
