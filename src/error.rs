@@ -27,6 +27,18 @@ pub enum Error {
         construct: String,
         hint: String,
     },
+    /// A second definition of a function or an initialised object in one
+    /// translation unit, as a compiler rejects it.
+    #[error(
+        "{file}:{line}: redefinition of `{name}` (first defined at {first_file}:{first_line})"
+    )]
+    Redefinition {
+        name: String,
+        file: String,
+        line: u32,
+        first_file: String,
+        first_line: u32,
+    },
     /// A specification file is malformed.
     #[error("{file}:{line}:{column}: {message}")]
     Spec {

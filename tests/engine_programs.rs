@@ -110,3 +110,55 @@ fn truncated_addresses_depend_on_the_layout() {
     // Offsets from a null pointer do not.
     assert_eq!(verdict("offsetof_false.c"), Verdict::False);
 }
+
+#[test]
+fn layout_attributes_are_gccs() {
+    // packed, aligned(N) and #pragma pack change sizes and offsets.
+    assert_eq!(verdict("packed_false.c"), Verdict::False);
+    assert_eq!(verdict("packed_true.c"), Verdict::True);
+}
+
+#[test]
+fn cleanup_functions_run_when_their_scope_is_left() {
+    assert_eq!(verdict("cleanup_false.c"), Verdict::False);
+    assert_eq!(verdict("cleanup_goto_false.c"), Verdict::False);
+    assert_eq!(verdict("cleanup_true.c"), Verdict::True);
+}
+
+#[test]
+fn a_call_of_a_noreturn_function_ends_the_path() {
+    assert_eq!(verdict("noreturn_false.c"), Verdict::False);
+    assert_eq!(verdict("noreturn_true.c"), Verdict::True);
+}
+
+#[test]
+fn string_literal_bytes_are_known() {
+    assert_eq!(verdict("string_literal_false.c"), Verdict::False);
+    assert_eq!(verdict("string_literal_true.c"), Verdict::True);
+    // strlen of a string that is not a literal is not modelled.
+    assert_eq!(verdict("strlen_unknown.c"), Verdict::Unknown);
+}
+
+#[test]
+fn a_second_definition_is_an_error_naming_both() {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/programs/engine");
+    for (name, what, second, first) in [
+        ("redefinition_unknown.c", "`main`", 7, 2),
+        ("redefinition_global_unknown.c", "`g`", 6, 5),
+    ] {
+        let err = parse_file(&dir.join(name), &FrontendOptions::default())
+            .err()
+            .unwrap_or_else(|| panic!("{name}: accepted"))
+            .to_string();
+        assert!(
+            err.contains(&format!("{name}:{second}: redefinition of {what}"))
+                && err.contains(&format!(
+                    "first defined at {}:{first}",
+                    dir.join(name).display()
+                )),
+            "{err}"
+        );
+    }
+    // Declarations, tentative definitions and GNU extern inline bodies are not.
+    assert_eq!(verdict("redefinition_true.c"), Verdict::True);
+}

@@ -214,6 +214,16 @@ fn the_engine_programs_agree_with_symbolic_execution() {
         ("kzalloc_written_false.c", Verdict::False),
         ("layout_invariants_true.c", Verdict::True),
         ("layout_error_pointer_false.c", Verdict::False),
+        ("packed_true.c", Verdict::True),
+        ("packed_false.c", Verdict::False),
+        ("cleanup_true.c", Verdict::True),
+        ("cleanup_false.c", Verdict::False),
+        ("cleanup_goto_false.c", Verdict::False),
+        ("noreturn_true.c", Verdict::True),
+        ("noreturn_false.c", Verdict::False),
+        ("string_literal_true.c", Verdict::True),
+        ("string_literal_false.c", Verdict::False),
+        ("redefinition_true.c", Verdict::True),
     ] {
         let r = cegar_at(&dir.join(name));
         assert_eq!(r.verdict, expected, "{name}: {:?}", r.reason);
@@ -236,6 +246,7 @@ fn the_engine_programs_agree_with_symbolic_execution() {
         ("layout_alloc_below_4g_unknown.c", Verdict::False),
         ("layout_global_first_page_unknown.c", Verdict::False),
         ("layout_order_unknown.c", Verdict::False),
+        ("strlen_unknown.c", Verdict::False),
     ] {
         let r = cegar_at(&dir.join(name));
         assert_ne!(r.verdict, not, "{name}: {:?}", r.reason);

@@ -19,6 +19,17 @@
 //! - globals are zero-initialised in the start function; aggregates with more
 //!   than 256 scalar leaves get only their explicit
 //!   initialisers, the rest is left to the analysis (documented imprecision).
+//! - struct and union layouts are GCC's, with `packed`, `aligned(N)` and
+//!   `#pragma pack` (`lower/layout.rs`); `aligned` on a typedef of a
+//!   scalar type is not modelled;
+//! - a call of a function declared `noreturn` / `_Noreturn`, and
+//!   `__builtin_unreachable()`, end the path; `cleanup(f)` on a local
+//!   variable calls `f(&var)` when its scope is left (`lower/cleanup.rs`);
+//! - the bytes of string literals the module may read are written in the
+//!   start function (`lower/strings.rs`); `strlen` of a literal is its
+//!   length, of another string a value the analysis does not model;
+//! - a second function body, or a second initialised definition of a
+//!   global, for one name is an error, as a compiler says.
 
 mod lower;
 pub mod prune;
@@ -169,6 +180,8 @@ fn parse_and_lower(
             ),
         });
     }
+    let mut clean = clean;
+    let layout_hints = lower::layout::TextHints::scan(&mut clean);
     let config = lang_c::driver::Config::with_gcc();
     // The parser is generated code; guard against panics on odd input.
     let parsed = std::panic::catch_unwind(|| lang_c::driver::parse_preprocessed(&config, clean));
@@ -199,7 +212,7 @@ fn parse_and_lower(
         }
     };
     let t1 = thread_cpu_time();
-    let mut program = lower::lower(&unit, map, files, options, declared_only)?;
+    let mut program = lower::lower(&unit, map, files, options, declared_only, layout_hints)?;
     crate::cfa::loops::mark_loop_heads(&mut program);
     drop(unit);
     Ok((

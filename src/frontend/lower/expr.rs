@@ -229,14 +229,8 @@ impl<'a> Lowerer<'a> {
                         .func
                         .map(|f| self.p.func(f).name.clone())
                         .unwrap_or_default();
-                    let len = name.len() as u64 + 1;
-                    self.p.strings.push(name);
-                    let ch = self.p.types.int(IntKind::Char);
-                    let ty = self.p.types.intern(Type::Array {
-                        elem: ch,
-                        len: Some(len),
-                    });
-                    Expr::new(ExprKind::StrLit(self.p.strings.len() as u32 - 1), ty)
+                    let bytes = name.clone().into_bytes();
+                    self.intern_literal(name, bytes)
                 }
                 Some(Symbol::Typedef(_)) | None => {
                     return Err(self.unsupported(
@@ -249,14 +243,7 @@ impl<'a> Lowerer<'a> {
             Expression::Constant(c) => self.constant(&c.node, &c.span)?,
             Expression::StringLiteral(s) => {
                 let text: String = s.node.iter().map(|p| unquote(p)).collect();
-                let len = text.len() as u64 + 1;
-                self.p.strings.push(text);
-                let ch = self.p.types.int(IntKind::Char);
-                let ty = self.p.types.intern(Type::Array {
-                    elem: ch,
-                    len: Some(len),
-                });
-                Expr::new(ExprKind::StrLit(self.p.strings.len() as u32 - 1), ty)
+                self.intern_literal(text, super::init::string_bytes(&s.node))
             }
             Expression::Member(m) => {
                 let base = match m.node.operator.node {
@@ -903,6 +890,7 @@ impl<'a> Lowerer<'a> {
         let Statement::Compound(items) = &s.node else {
             return Err(self.unsupported(&s.span, "statement expression", "check the input"));
         };
+        let outer = std::mem::replace(&mut self.f.block_end, s.span.end);
         self.push_scope();
         let mut value = Expr::int(0, self.p.types.void());
         for (i, item) in items.iter().enumerate() {
@@ -917,7 +905,10 @@ impl<'a> Lowerer<'a> {
                 BlockItem::StaticAssert(_) => {}
             }
         }
+        let end = self.map.pos(s.span.end.saturating_sub(1));
+        self.leave_scope_cleanups(end);
         self.pop_scope();
+        self.f.block_end = outer;
         // Keep the value in a temporary so later statements cannot change it.
         if self.dry == 0
             && !matches!(self.p.types.get(value.ty), Type::Void)
@@ -1017,6 +1008,9 @@ impl<'a> Lowerer<'a> {
             (None, Some(t)) => self.pointer_call(t, fty, lhs, args, pos),
             (None, None) => unreachable!("a call has a callee"),
         }
+        if direct.is_some_and(|f| self.noreturn.contains(&f)) {
+            self.end_path(pos);
+        }
         Ok(result.or_else(|| Some(Expr::int(0, ret))))
     }
 
@@ -1078,6 +1072,12 @@ impl<'a> Lowerer<'a> {
                 Some(Expr::int(i128::from(constant), self.int_ty()))
             }
             "__builtin_object_size" => Some(Expr::int(u64::MAX as i128, self.ulong_ty())),
+            // Control never reaches past these.
+            "__builtin_unreachable" | "__builtin_trap" => {
+                self.end_path(pos);
+                Some(Expr::int(0, self.p.types.void()))
+            }
+            "strlen" | "__builtin_strlen" => self.strlen(args)?,
             "__builtin_va_start" | "__builtin_va_end" | "__builtin_va_copy" => {
                 for a in args {
                     self.effect(a)?;

@@ -7,12 +7,16 @@
 //! and this file (scopes, the program level, the start function).
 
 mod asm;
+mod attrs;
+mod cleanup;
 mod expr;
 mod init;
+pub(super) mod layout;
 mod stmt;
+mod strings;
 mod types;
 
-use crate::hash::HashMap;
+use crate::hash::{HashMap, HashSet};
 use lang_c::ast::*;
 use lang_c::span::{Node, Span};
 
@@ -40,12 +44,20 @@ enum Tag {
 
 /// Per-function lowering state.
 #[derive(Default)]
-struct FnState {
+struct FnState<'a> {
     func: Option<FuncId>,
     exit: Option<LocId>,
     labels: HashMap<String, LocId>,
-    breaks: Vec<LocId>,
-    continues: Vec<LocId>,
+    /// Targets of `break` and `continue`, each with the number of
+    /// `cleanups` registered outside the loop or switch.
+    breaks: Vec<(LocId, usize)>,
+    continues: Vec<(LocId, usize)>,
+    /// Local variables with a `cleanup` function, in scope, outermost first.
+    cleanups: Vec<cleanup::Cleanup>,
+    /// The end offset of the innermost block being lowered.
+    block_end: usize,
+    /// The function body being lowered.
+    body: Option<&'a Node<Statement>>,
     /// Case locations of the enclosing switches, keyed by the label's span start.
     cases: Vec<HashMap<usize, LocId>>,
     locals: Vec<VarId>,
@@ -70,13 +82,24 @@ pub(super) struct Lowerer<'a> {
     pointer_calls: Vec<(crate::cfa::EdgeId, TypeId)>,
     /// Current location while building a body; `None` after a jump.
     cur: Option<LocId>,
-    f: FnState,
+    f: FnState<'a>,
     /// Nesting depth of type-only evaluation (`typeof`, `sizeof expr`): no edges.
     dry: u32,
     /// The then and else locations of the branching construct whose
     /// condition is being lowered ([`Program::branch_outcomes`]).
     deciding: Option<(LocId, LocId)>,
     anon: u32,
+    /// Functions declared `noreturn`: a call of one ends the path.
+    noreturn: HashSet<FuncId>,
+    /// Where each function with a body was defined, and whether that body
+    /// is GNU `extern inline` (another definition may replace it).
+    definitions: HashMap<FuncId, (SrcPos, bool)>,
+    /// The `#pragma pack` state along the text.
+    pack: layout::PackPragmas,
+    /// Layout attributes between `struct` / `union` and the tag, by offset.
+    head_attributes: HashMap<usize, layout::HeadAttributes>,
+    /// The decoded bytes of each string literal (index of `Program::strings`).
+    literal_bytes: Vec<Vec<u8>>,
 }
 
 /// Lowers a parsed translation unit.
@@ -86,6 +109,7 @@ pub(super) fn lower(
     files: Vec<String>,
     options: &FrontendOptions,
     declared_only: bool,
+    hints: layout::TextHints,
 ) -> Result<Program> {
     let mut l = Lowerer {
         p: Program {
@@ -105,6 +129,11 @@ pub(super) fn lower(
         dry: 0,
         deciding: None,
         anon: 0,
+        noreturn: HashSet::default(),
+        definitions: HashMap::default(),
+        literal_bytes: Vec::new(),
+        pack: hints.pack,
+        head_attributes: hints.heads,
     };
     // GCC's predefined types.
     let void = l.p.types.void();
@@ -159,6 +188,17 @@ impl<'a> Lowerer<'a> {
             line: pos.line,
             construct: construct.to_string(),
             hint: hint.to_string(),
+        }
+    }
+
+    /// The error for a second definition of `name` at `pos`.
+    fn redefinition(&self, name: &str, pos: SrcPos, first: SrcPos) -> Error {
+        Error::Redefinition {
+            name: name.to_string(),
+            file: self.file(pos),
+            line: pos.line,
+            first_file: self.file(first),
+            first_line: first.line,
         }
     }
 
@@ -321,6 +361,9 @@ impl<'a> Lowerer<'a> {
             }
             if matches!(self.p.types.get(ty), crate::ir::Type::Function { .. }) {
                 let f = self.function_id(&name, ty, pos);
+                if attrs::is_noreturn(&d.node.specifiers, &decl.node) {
+                    self.noreturn.insert(f);
+                }
                 if !global {
                     self.bind(&name, Symbol::Func(f));
                 }
@@ -353,7 +396,13 @@ impl<'a> Lowerer<'a> {
                 // One initialisation per variable: the initialiser if some declaration has one,
                 // else zero (not for pure `extern` declarations).
                 match (self.deferred_index.get(&v).copied(), &id.node.initializer) {
-                    (Some(i), Some(init)) => self.deferred_inits[i].1 = Some(init),
+                    (Some(i), Some(init)) => {
+                        if let Some(first) = self.deferred_inits[i].1 {
+                            let first = self.pos(&first.span);
+                            return Err(self.redefinition(&name, self.pos(&init.span), first));
+                        }
+                        self.deferred_inits[i].1 = Some(init)
+                    }
                     (Some(_), None) => {}
                     (None, init) if init.is_some() || !specs.is_extern => {
                         self.deferred_index.insert(v, self.deferred_inits.len());
@@ -381,6 +430,7 @@ impl<'a> Lowerer<'a> {
                     let target = Expr::var(v, ty);
                     self.initialize(&target, Some(init), false)?;
                 }
+                self.register_cleanup(&d.node.specifiers, decl, v, ty)?;
             }
         }
         Ok(())
@@ -395,6 +445,18 @@ impl<'a> Lowerer<'a> {
         })?;
         let pos = self.pos(&fd.node.declarator.span);
         let f = self.function_id(&name, ty, pos);
+        let gnu_inline = attrs::is_gnu_extern_inline(&fd.node.specifiers);
+        match self.definitions.get(&f).copied() {
+            // A GNU `extern inline` body yields to the real definition.
+            Some((_, true)) => {}
+            Some((_, false)) if gnu_inline => return Ok(()),
+            Some((first, false)) => return Err(self.redefinition(&name, pos, first)),
+            None => {}
+        }
+        self.definitions.insert(f, (pos, gnu_inline));
+        if attrs::is_noreturn(&fd.node.specifiers, &fd.node.declarator.node) {
+            self.noreturn.insert(f);
+        }
         {
             let func = &mut self.p.functions[f.0 as usize];
             func.ty = ty;
@@ -403,6 +465,7 @@ impl<'a> Lowerer<'a> {
         }
         self.f = FnState {
             func: Some(f),
+            body: Some(&fd.node.statement),
             ..FnState::default()
         };
         let entry = self.new_loc(pos);
@@ -462,6 +525,23 @@ impl<'a> Lowerer<'a> {
         Ok(())
     }
 
+    /// Ends the current path: what follows is reached only by a jump
+    /// (after a call of a `noreturn` function, `__builtin_unreachable()`).
+    fn end_path(&mut self, pos: SrcPos) {
+        if self.dry > 0 {
+            return;
+        }
+        let int = self.int_ty();
+        self.emit(
+            EdgeOp::Assume {
+                cond: Expr::int(0, int),
+                truth: true,
+            },
+            pos,
+        );
+        self.cur = None;
+    }
+
     fn emit_return(&mut self, value: Option<Expr>, pos: SrcPos) {
         let exit = self.f.exit.expect("in a function");
         let from = self.here(pos);
@@ -510,6 +590,7 @@ impl<'a> Lowerer<'a> {
             let ty = self.p.var(v).ty;
             self.initialize(&Expr::var(v, ty), init, true)?;
         }
+        self.initialise_literals(pos);
         // Arguments of the entry function are arbitrary.
         let params: Vec<TypeId> = match self.p.types.get(self.p.func(entry).ty) {
             crate::ir::Type::Function { params, .. } => params.clone(),

@@ -15,6 +15,7 @@ impl<'a> Lowerer<'a> {
         let pos = self.pos(&s.span);
         match &s.node {
             Statement::Compound(items) => {
+                let outer = std::mem::replace(&mut self.f.block_end, s.span.end);
                 self.push_scope();
                 for item in items {
                     match &item.node {
@@ -23,7 +24,10 @@ impl<'a> Lowerer<'a> {
                         BlockItem::Statement(st) => self.stmt(st)?,
                     }
                 }
+                let end = self.map.pos(s.span.end.saturating_sub(1));
+                self.leave_scope_cleanups(end);
                 self.pop_scope();
+                self.f.block_end = outer;
             }
             Statement::Expression(Some(e)) => self.effect(e)?,
             Statement::Expression(None) => {}
@@ -86,91 +90,129 @@ impl<'a> Lowerer<'a> {
                 self.branch_construct(&d.node.expression, body, exit)?;
                 self.cur = Some(exit);
             }
-            Statement::For(f) => {
-                self.push_scope();
-                match &f.node.initializer.node {
-                    ForInitializer::Empty | ForInitializer::StaticAssert(_) => {}
-                    ForInitializer::Expression(e) => self.effect(e)?,
-                    ForInitializer::Declaration(d) => self.declaration(d, false)?,
-                }
-                let (head, body, step, exit) = (
-                    self.new_loc(pos),
-                    self.new_loc(pos),
-                    self.new_loc(pos),
-                    self.new_loc(pos),
-                );
-                self.goto(head, pos);
-                self.cur = Some(head);
-                match &f.node.condition {
-                    Some(c) => self.branch_construct(c, body, exit)?,
-                    None => self.goto(body, pos),
-                }
-                self.cur = Some(body);
-                self.loop_body(&f.node.statement, exit, step)?;
-                self.goto(step, pos);
-                self.cur = Some(step);
-                if let Some(st) = &f.node.step {
-                    self.effect(st)?;
-                }
-                self.goto(head, pos);
-                self.cur = Some(exit);
-                self.pop_scope();
-            }
+            Statement::For(f) => self.for_statement(f, s, pos)?,
             Statement::Switch(sw) => self.switch(sw, pos)?,
             Statement::Goto(id) => {
+                self.goto_cleanups(&id.node.name, &s.span, pos)?;
                 let target = self.label_loc(&id.node.name, pos);
                 self.goto(target, pos);
             }
-            Statement::Continue => match self.f.continues.last().copied() {
-                Some(c) => self.goto(c, pos),
-                None => {
-                    return Err(self.unsupported(
-                        &s.span,
-                        "`continue` outside a loop",
-                        "check the input",
-                    ))
-                }
-            },
-            Statement::Break => match self.f.breaks.last().copied() {
-                Some(b) => self.goto(b, pos),
-                None => {
-                    return Err(self.unsupported(
-                        &s.span,
-                        "`break` outside a loop or switch",
-                        "check the input",
-                    ))
-                }
-            },
-            Statement::Return(v) => {
-                let value = match v {
-                    Some(e) => {
-                        let r = self.rvalue(e)?;
-                        let ret = match self
-                            .f
-                            .func
-                            .map(|f| self.p.types.get(self.p.func(f).ty).clone())
-                        {
-                            Some(crate::ir::Type::Function { ret, .. }) => ret,
-                            _ => r.ty,
-                        };
-                        if matches!(self.p.types.get(ret), crate::ir::Type::Void) {
-                            None
-                        } else {
-                            Some(self.convert(r, ret))
-                        }
-                    }
-                    None => None,
-                };
-                self.emit_return(value, pos);
-            }
+            Statement::Continue => self.jump(s, false, pos)?,
+            Statement::Break => self.jump(s, true, pos)?,
+            Statement::Return(v) => self.return_statement(v.as_deref(), pos)?,
             Statement::Asm(a) => self.asm_statement(a, pos)?,
         }
         Ok(())
     }
 
+    fn for_statement(
+        &mut self,
+        f: &'a Node<ForStatement>,
+        s: &'a Node<Statement>,
+        pos: crate::ir::SrcPos,
+    ) -> Result<()> {
+        let outer = std::mem::replace(&mut self.f.block_end, s.span.end);
+        self.push_scope();
+        match &f.node.initializer.node {
+            ForInitializer::Empty | ForInitializer::StaticAssert(_) => {}
+            ForInitializer::Expression(e) => self.effect(e)?,
+            ForInitializer::Declaration(d) => self.declaration(d, false)?,
+        }
+        let (head, body, step, exit) = (
+            self.new_loc(pos),
+            self.new_loc(pos),
+            self.new_loc(pos),
+            self.new_loc(pos),
+        );
+        self.goto(head, pos);
+        self.cur = Some(head);
+        match &f.node.condition {
+            Some(c) => self.branch_construct(c, body, exit)?,
+            None => self.goto(body, pos),
+        }
+        self.cur = Some(body);
+        self.loop_body(&f.node.statement, exit, step)?;
+        self.goto(step, pos);
+        self.cur = Some(step);
+        if let Some(st) = &f.node.step {
+            self.effect(st)?;
+        }
+        self.goto(head, pos);
+        self.cur = Some(exit);
+        self.leave_scope_cleanups(pos);
+        self.pop_scope();
+        self.f.block_end = outer;
+        Ok(())
+    }
+
+    /// `break` (`is_break`) or `continue`: the cleanups of the variables
+    /// declared inside the loop or switch run first.
+    fn jump(
+        &mut self,
+        s: &'a Node<Statement>,
+        is_break: bool,
+        pos: crate::ir::SrcPos,
+    ) -> Result<()> {
+        let target = if is_break {
+            self.f.breaks.last().copied()
+        } else {
+            self.f.continues.last().copied()
+        };
+        let Some((to, keep)) = target else {
+            let what = if is_break {
+                "`break` outside a loop or switch"
+            } else {
+                "`continue` outside a loop"
+            };
+            return Err(self.unsupported(&s.span, what, "check the input"));
+        };
+        self.run_cleanups(keep, pos);
+        self.goto(to, pos);
+        Ok(())
+    }
+
+    /// `return [v];`: the value is computed before the cleanups run.
+    fn return_statement(
+        &mut self,
+        v: Option<&'a Node<Expression>>,
+        pos: crate::ir::SrcPos,
+    ) -> Result<()> {
+        let value = match v {
+            Some(e) => {
+                let r = self.rvalue(e)?;
+                let ret = match self
+                    .f
+                    .func
+                    .map(|f| self.p.types.get(self.p.func(f).ty).clone())
+                {
+                    Some(crate::ir::Type::Function { ret, .. }) => ret,
+                    _ => r.ty,
+                };
+                if matches!(self.p.types.get(ret), crate::ir::Type::Void) {
+                    None
+                } else {
+                    Some(self.convert(r, ret))
+                }
+            }
+            None => None,
+        };
+        let value = match value {
+            Some(v) if !self.f.cleanups.is_empty() => {
+                let t = self.temp(v.ty, pos);
+                self.assign(t.clone(), v, pos);
+                Some(t)
+            }
+            v => v,
+        };
+        self.run_cleanups(0, pos);
+        self.emit_return(value, pos);
+        Ok(())
+    }
+
     fn loop_body(&mut self, body: &'a Node<Statement>, brk: LocId, cont: LocId) -> Result<()> {
-        self.f.breaks.push(brk);
-        self.f.continues.push(cont);
+        let keep = self.f.cleanups.len();
+        self.f.breaks.push((brk, keep));
+        self.f.continues.push((cont, keep));
         let r = self.stmt(body);
         self.f.breaks.pop();
         self.f.continues.pop();
@@ -251,7 +293,7 @@ impl<'a> Lowerer<'a> {
         self.cur = Some(rest);
         self.goto(default.unwrap_or(exit), pos);
         self.f.cases.push(map);
-        self.f.breaks.push(exit);
+        self.f.breaks.push((exit, self.f.cleanups.len()));
         let r = self.stmt(&sw.node.statement);
         self.f.breaks.pop();
         self.f.cases.pop();

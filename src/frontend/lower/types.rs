@@ -3,7 +3,8 @@
 use lang_c::ast::*;
 use lang_c::span::Node;
 
-use super::{Lowerer, Symbol, Tag};
+use super::layout::{self, Member, Rules};
+use super::{attrs, Lowerer, Symbol, Tag};
 use crate::ir::{Composite, Expr, ExprKind, Field, IntKind, Type, TypeId};
 use crate::Result;
 
@@ -42,6 +43,24 @@ impl<'a> Specs<'a> {
             qualifiers: specs,
             ..Specs::default()
         }
+    }
+
+    /// The attributes written after the type specifier `t`: for a struct
+    /// or union defined there, the attributes of that type.
+    pub fn attributes_after(&self, t: &Node<TypeSpecifier>) -> Vec<&'a Attribute> {
+        let after_decl = self
+            .decl
+            .iter()
+            .position(|sp| matches!(&sp.node, DeclarationSpecifier::TypeSpecifier(x) if std::ptr::eq(x, t)))
+            .map(|i| attrs::decl_spec_attributes(&self.decl[i + 1..]));
+        let after_qualifiers = self
+            .qualifiers
+            .iter()
+            .position(
+                |sp| matches!(&sp.node, SpecifierQualifier::TypeSpecifier(x) if std::ptr::eq(x, t)),
+            )
+            .map(|i| attrs::qualifier_attributes(&self.qualifiers[i + 1..]));
+        after_decl.or(after_qualifiers).unwrap_or_default()
     }
 
     /// The type specifiers, in order.
@@ -95,7 +114,10 @@ impl<'a> Lowerer<'a> {
                 TypeSpecifier::Bool => bool_ = true,
                 TypeSpecifier::Complex => double = true,
                 TypeSpecifier::Atomic(tn) => named = Some(self.type_name(&tn.node)?),
-                TypeSpecifier::Struct(st) => named = Some(self.struct_type(st)?),
+                TypeSpecifier::Struct(st) => {
+                    let type_attrs = specs.attributes_after(t);
+                    named = Some(self.struct_type(st, &type_attrs)?)
+                }
                 TypeSpecifier::Enum(et) => named = Some(self.enum_type(et)?),
                 TypeSpecifier::TypedefName(id) => match self.lookup(&id.node.name) {
                     Some(Symbol::Typedef(t)) => named = Some(t),
@@ -288,7 +310,11 @@ impl<'a> Lowerer<'a> {
         self.tags.iter().rev().find_map(|s| s.get(name).copied())
     }
 
-    fn struct_type(&mut self, st: &'a Node<StructType>) -> Result<TypeId> {
+    fn struct_type(
+        &mut self,
+        st: &'a Node<StructType>,
+        type_attrs: &[&'a Attribute],
+    ) -> Result<TypeId> {
         let is_union = matches!(st.node.kind.node, StructKind::Union);
         let tag = st.node.identifier.as_ref().map(|i| i.node.name.clone());
         let existing = tag.as_ref().and_then(|t| match self.find_tag(t) {
@@ -321,8 +347,10 @@ impl<'a> Lowerer<'a> {
             };
             let specs = Specs::from_qualifiers(&f.node.specifiers);
             let base = self.base_type(&specs)?;
+            let shared = attrs::qualifier_attributes(&f.node.specifiers);
             if f.node.declarators.is_empty() {
-                fields.push((None, base, None));
+                let m = self.layout_member(base, None, &shared, None)?;
+                fields.push((None, base, None, m));
             }
             for sd in &f.node.declarators {
                 let (name, ty) = match &sd.node.declarator {
@@ -333,66 +361,71 @@ impl<'a> Lowerer<'a> {
                     Some(w) => self.const_eval(w)?.map(|n| n.max(0) as u32),
                     None => None,
                 };
-                fields.push((name, ty, width));
+                let m = self.layout_member(ty, width, &shared, sd.node.declarator.as_ref())?;
+                fields.push((name, ty, width, m));
             }
         }
-        // Layout.
-        let (mut offset, mut size, mut align, mut bits_used, mut unit) =
-            (0u64, 0u64, 1u64, 0u32, 0u64);
-        let mut out = Vec::new();
-        for (name, ty, width) in fields {
-            let mut bit_offset = 0;
-            let fsize = self.p.types.size_of(ty);
-            let falign = self.p.types.align_of(ty);
-            align = align.max(falign);
-            let off = if is_union {
-                size = size.max(fsize);
-                0
-            } else if let Some(w) = width {
-                let unit_bits = (fsize * 8) as u32;
-                if w == 0 || bits_used == 0 || bits_used + w > unit_bits || unit != fsize {
-                    offset = offset.div_ceil(falign) * falign;
-                    if bits_used > 0 {
-                        offset += unit;
-                        offset = offset.div_ceil(falign) * falign;
-                    }
-                    bits_used = 0;
-                    unit = fsize;
-                }
-                bit_offset = bits_used;
-                bits_used += w;
-                offset
-            } else {
-                if bits_used > 0 {
-                    offset += unit;
-                    bits_used = 0;
-                }
-                offset = offset.div_ceil(falign) * falign;
-                let o = offset;
-                offset += fsize;
-                o
-            };
-            out.push(Field {
+        let head = self.head_attributes.get(&st.span.start).copied();
+        let head = head.unwrap_or_default();
+        let aligned = self.aligned_attribute(type_attrs)?;
+        let rules = Rules {
+            packed: head.packed || attrs::has(type_attrs, "packed"),
+            aligned: aligned.max(head.aligned),
+            pack: self.pack.at(st.span.start),
+        };
+        let members: Vec<Member> = fields.iter().map(|f| f.3).collect();
+        let laid = layout::layout(&members, is_union, rules);
+        let out = fields
+            .into_iter()
+            .zip(laid.members)
+            .map(|((name, ty, width, _), at)| Field {
                 name,
                 ty,
-                offset: off,
+                offset: at.offset,
                 bit_width: width,
-                bit_offset,
-            });
-        }
-        if !is_union {
-            if bits_used > 0 {
-                offset += unit;
-            }
-            size = offset;
-        }
-        let size = size.div_ceil(align) * align;
+                bit_offset: at.bit_offset,
+            })
+            .collect();
+        let (size, align) = (laid.size, laid.align);
         let comp = self.p.types.composite_mut(c);
         comp.fields = out;
         comp.complete = true;
         comp.size = size;
         comp.align = align;
         Ok(self.p.types.intern(Type::Composite(c)))
+    }
+
+    /// A struct member for the layout: its type's size and alignment and
+    /// its own `packed` / `aligned(N)` attributes (in the field's
+    /// specifiers, `shared`, or on its declarator).
+    fn layout_member(
+        &mut self,
+        ty: TypeId,
+        bit_width: Option<u32>,
+        shared: &[&'a Attribute],
+        declarator: Option<&'a Node<Declarator>>,
+    ) -> Result<Member> {
+        let mut all = shared.to_vec();
+        if let Some(d) = declarator {
+            all.extend(attrs::declarator_attributes(&d.node));
+        }
+        Ok(Member {
+            size: self.p.types.size_of(ty),
+            align: self.p.types.align_of(ty),
+            bit_width,
+            packed: attrs::has(&all, "packed"),
+            aligned: self.aligned_attribute(&all)?,
+        })
+    }
+
+    /// The alignment `aligned(N)` asks for (`aligned` alone: 16, the
+    /// largest alignment on x86-64).
+    fn aligned_attribute(&mut self, all: &[&'a Attribute]) -> Result<Option<u64>> {
+        Ok(match attrs::arguments(all, "aligned") {
+            None => None,
+            Some([]) => Some(16),
+            Some([n, ..]) => self.const_eval(n)?.filter(|&n| n > 0).map(|n| n as u64),
+        })
     }
 
     /// A new, still incomplete struct or union, declared under `tag` in the current scope.

@@ -1,0 +1,16 @@
+/* A goto out of the scope of a variable with a cleanup runs the cleanup. */
+int released;
+static void release(int *p) { released = *p; }
+int main(void)
+{
+  {
+    int x __attribute__((cleanup(release))) = 4;
+    goto out;
+  }
+out:
+  if (released == 4) {
+  ERROR:
+    return 1;
+  }
+  return 0;
+}
