@@ -91,6 +91,9 @@ pub struct Planner<P: Ord + Copy> {
     tried_alone: BTreeSet<P>,
     /// The last partition handed out.
     last: BTreeSet<P>,
+    /// Every property, in order (the `remaining` of the first call of
+    /// [`Planner::next_within`]).
+    all: BTreeSet<P>,
 }
 
 impl<P: Ord + Copy + std::fmt::Debug> Planner<P> {
@@ -102,6 +105,7 @@ impl<P: Ord + Copy + std::fmt::Debug> Planner<P> {
             relevant: BTreeSet::new(),
             tried_alone: BTreeSet::new(),
             last: BTreeSet::new(),
+            all: BTreeSet::new(),
         }
     }
 
@@ -180,25 +184,26 @@ impl<P: Ord + Copy + std::fmt::Debug> Planner<P> {
     }
 
     /// [`Planner::next`] under an overall limit with `left` of it unused: a
-    /// property verified alone gets an equal share of what is left among
-    /// the remaining properties not yet tried alone, when that is more than
-    /// the phase budget (as `baseline` shares the limit), so the time the
-    /// easy properties did not need goes to the hard ones.
+    /// property `p` verified alone gets the larger of the phase budget and
+    /// the share `baseline` gives it, an equal share of what is left among
+    /// `p` and the properties after it in order, so the time the properties
+    /// before it did not need goes to it as it would under `baseline`, and
+    /// no more: what a property nobody decides costs stays what it costs
+    /// one by one.
     pub fn next_within(
         &mut self,
         remaining: &BTreeSet<P>,
         left: Option<Duration>,
     ) -> Option<(BTreeSet<P>, Budget)> {
+        if self.all.is_empty() {
+            self.all = remaining.clone();
+        }
         let tried = self.tried_alone.len();
         let (partition, mut budget) = self.next(remaining)?;
         let alone = self.tried_alone.len() > tried && self.config.share_unused;
-        if let (true, Some(left), Some(b)) = (alone, left, budget.cpu) {
-            let untried = remaining
-                .iter()
-                .filter(|p| !self.tried_alone.contains(p))
-                .count()
-                + 1;
-            budget.cpu = Some(b.max(left / untried as u32));
+        if let (true, Some(left), Some(b), Some(p)) = (alone, left, budget.cpu, partition.first()) {
+            let slots = self.all.range(*p..).count().max(1);
+            budget.cpu = Some(b.max(left / slots as u32));
         }
         Some((partition, budget))
     }
@@ -247,6 +252,22 @@ mod tests {
         p.next_within(&set(&[1, 2, 3]), left(100)).unwrap();
         let (_, b) = p.next_within(&set(&[1, 2, 3]), left(12)).unwrap();
         assert_eq!(b.cpu, left(10), "never less than the phase budget");
+    }
+
+    #[test]
+    fn a_property_alone_gets_no_more_than_its_baseline_share() {
+        let mut p = Planner::new(Strategy::S1, config_of(10));
+        let left = |s| Some(Duration::from_secs(s));
+        p.next_within(&set(&[1, 2, 3, 4]), left(100)).unwrap();
+        // The joint run decided 2 and 3: 1 shares what is left with the
+        // three properties after it, as under `baseline`.
+        let (part, b) = p.next_within(&set(&[1, 4]), left(90)).unwrap();
+        assert_eq!(
+            (part, b.cpu),
+            (set(&[1]), Some(Duration::from_millis(22_500)))
+        );
+        let (part, b) = p.next_within(&set(&[4]), left(80)).unwrap();
+        assert_eq!((part, b.cpu), (set(&[4]), left(80)));
     }
 
     #[test]
