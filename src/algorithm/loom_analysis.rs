@@ -74,6 +74,8 @@ pub const MAX_REFINEMENTS: u64 = 200;
 pub struct Work {
     /// Predicates of the last CEGAR run.
     pub predicates: usize,
+    /// The largest reached set of each partition, summed over partitions:
+    /// what one analysis per property costs adds up, as k runs do.
     pub states: usize,
     pub transitions: u64,
     pub refinements: u64,
@@ -144,6 +146,8 @@ pub struct LoomAnalysis<'p> {
     /// limit. The program's values, not the automata, make the state
     /// space, so a subset of one is not explored again.
     explicit_too_large: Vec<PropertySet>,
+    /// The largest reached set of the current partition so far.
+    partition_states: usize,
     /// CPU time the explicit stage of the current partition drew from the
     /// pool ([`Budget::pooled_cpu`]): it is not charged to the CEGAR stage.
     explicit_spent: Duration,
@@ -216,6 +220,7 @@ impl<'p> LoomAnalysis<'p> {
             searched: PropertySet::new(),
             explicit_too_large: Vec::new(),
             explicit_spent: Duration::ZERO,
+            partition_states: 0,
             ldv_infeasible: PropertySet::new(),
             ldv_predicates: None,
             predicates: initial_predicates(program, automata, PredicateScope::default()),
@@ -244,6 +249,15 @@ impl<'p> LoomAnalysis<'p> {
         budget
             .cpu
             .map(|b| b.saturating_sub(monitor.analysis_cpu(clock)))
+    }
+
+    /// Counts a reached set of `n` states of the current partition
+    /// ([`Work::states`]).
+    fn count_states(&mut self, n: usize) {
+        if n > self.partition_states {
+            self.work.states += n - self.partition_states;
+            self.partition_states = n;
+        }
     }
 
     /// Records what a refinement for the error path of `props` added.
@@ -309,7 +323,7 @@ impl<'p> LoomAnalysis<'p> {
                 t_ex.elapsed().as_secs_f64()
             );
         }
-        self.work.states = self.work.states.max(ex.stats.states);
+        self.count_states(ex.stats.states);
         self.work.transitions += ex.stats.transitions;
         self.report_transitions(&ex.transitions_taken, monitor);
         if ex.state_limit {
@@ -359,7 +373,7 @@ impl<'p> LoomAnalysis<'p> {
                 );
             }
             self.work.transitions += found.transitions;
-            self.work.states = self.work.states.max(found.states);
+            self.count_states(found.states);
             report.counterexamples = found
                 .counterexamples
                 .into_iter()
@@ -422,7 +436,7 @@ impl<'p> LoomAnalysis<'p> {
     /// Collects the statistics of the current run before it is dropped.
     fn close_run(&mut self, monitor: &mut Monitor<PropertyId>) {
         if let Some(r) = self.run.take() {
-            self.work.states = self.work.states.max(r.reached.nodes.len());
+            self.count_states(r.reached.nodes.len());
             self.work.predicates = self.predicates.len();
             let a = r.cpa.data.abstraction_stats();
             self.work.solver_calls += a.solver_calls;
@@ -711,6 +725,7 @@ impl<'p> sdc::Analysis for LoomAnalysis<'p> {
         self.withdrawn = PropertySet::new();
         self.stage = Stage::Explicit;
         self.explicit_spent = Duration::ZERO;
+        self.partition_states = 0;
         self.run = None;
         self.finished = false;
         self.refinements = 0;
