@@ -163,19 +163,12 @@ pub fn verify(
     let mut index = Vec::new();
     let mut names = Vec::new();
     for (i, p) in props.iter().enumerate() {
-        let goal = match &p.goal {
-            Goal::Label(l) => LoomGoal::Label(l.clone()),
-            Goal::Rule {
-                automaton,
-                property,
-            } => LoomGoal::Automaton {
-                automaton: *automaton,
-                property: *property,
-            },
-            Goal::Call(f) => {
-                results[i].reason = Some(format!("`G ! call({f}())` is checked as an automaton: bind `spec::prp::call_automaton` of it"));
-                continue;
-            }
+        let Some(goal) = LoomGoal::of(&p.goal) else {
+            results[i].reason = Some(format!(
+                "`{}` is checked as an automaton: bind `spec::prp::call_automaton` of it",
+                p.id
+            ));
+            continue;
         };
         loom.push(LoomProperty {
             id: PropertyId(loom.len() as u32),

@@ -11,7 +11,7 @@ use super::verify::{bind, load_properties, Loaded, PropertyArgs};
 use crate::algorithm::replay::{replay, Replay};
 use crate::cpa::loom::{LoomGoal, LoomProperty};
 use crate::frontend::{parse_file, FrontendOptions};
-use crate::spec::{Goal, Property, PropertyId};
+use crate::spec::{Property, PropertyId};
 use crate::witness;
 use crate::{Error, Result};
 
@@ -66,16 +66,11 @@ pub fn run(args: ValidateArgs) -> Result<ExitCode> {
             )))
         }
     };
-    let goal = match &property.goal {
-        Goal::Label(l) => LoomGoal::Label(l.clone()),
-        Goal::Rule {
-            automaton,
-            property,
-        } => LoomGoal::Automaton {
-            automaton: *automaton,
-            property: *property,
-        },
-        Goal::Call(f) => return Err(Error::Usage(format!("`call({f}())` is not an automaton"))),
+    let Some(goal) = LoomGoal::of(&property.goal) else {
+        return Err(Error::Usage(format!(
+            "`{}` is not an automaton",
+            property.id
+        )));
     };
     let loom = LoomProperty {
         id: PropertyId(0),

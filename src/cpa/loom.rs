@@ -60,6 +60,24 @@ pub enum LoomGoal {
     Automaton { automaton: usize, property: usize },
 }
 
+impl LoomGoal {
+    /// The goal of a property; `None` for a call goal, which is checked as
+    /// an automaton of its own (`spec::prp::call_automaton`).
+    pub fn of(goal: &crate::spec::Goal) -> Option<LoomGoal> {
+        match goal {
+            crate::spec::Goal::Label(l) => Some(LoomGoal::Label(l.clone())),
+            crate::spec::Goal::Rule {
+                automaton,
+                property,
+            } => Some(LoomGoal::Automaton {
+                automaton: *automaton,
+                property: *property,
+            }),
+            crate::spec::Goal::Call(_) => None,
+        }
+    }
+}
+
 #[derive(Clone, Debug)]
 pub struct LoomProperty {
     pub id: PropertyId,

@@ -167,18 +167,24 @@ fn parse_and_lower(
 ) -> Result<(Program, FrontendTimes)> {
     let mut files = Vec::new();
     let map = source::LineMap::new(&clean, name, &mut files);
-    if let Some(at) = source::too_deep(&clean, source::MAX_NESTING) {
+    let error_at = |at: usize, message: String| {
         let pos = map.pos(at);
         let (_, column) = map.physical(at);
-        return Err(Error::Parse {
+        Error::Parse {
             file: files[pos.file as usize].clone(),
             line: pos.line,
             column: column as u32,
-            message: format!(
+            message,
+        }
+    };
+    if let Some(at) = source::too_deep(&clean, source::MAX_NESTING) {
+        return Err(error_at(
+            at,
+            format!(
                 "parentheses, brackets and braces (or operators) nested deeper than {}: mpv does not parse this",
                 source::MAX_NESTING
             ),
-        });
+        ));
     }
     let mut clean = clean;
     let layout_hints = lower::layout::TextHints::scan(&mut clean);
@@ -188,19 +194,15 @@ fn parse_and_lower(
     let unit = match parsed {
         Ok(Ok(p)) => p.unit,
         Ok(Err(e)) => {
-            let pos = map.pos(e.offset);
-            let (_, column) = map.physical(e.offset);
             let mut expected: Vec<_> = e.expected.iter().cloned().collect();
             expected.sort();
-            return Err(Error::Parse {
-                file: files[pos.file as usize].clone(),
-                line: pos.line,
-                column: column as u32,
-                message: format!(
+            return Err(error_at(
+                e.offset,
+                format!(
                     "unexpected token, expected one of: {} (is the file preprocessed C?)",
                     expected.join(" ")
                 ),
-            });
+            ));
         }
         Err(_) => {
             return Err(Error::Parse {
