@@ -158,6 +158,9 @@ pub fn sdc<A: Analysis>(
     let mut remaining = properties.clone();
     let mut partitions = Vec::new();
     let mut relevant = BTreeSet::new();
+    // Properties a joint run gave up, with the reason: a run of their own
+    // (the strategy's later phases) may still decide them.
+    let mut deferred: BTreeMap<A::Property, String> = BTreeMap::new();
 
     loop {
         let left = total.map(|t| t.saturating_sub(clock.now().saturating_sub(started)));
@@ -178,6 +181,7 @@ pub fn sdc<A: Analysis>(
         }
         budget.pooled_cpu = pooled(budget.cpu, partition.len(), left);
 
+        let defer = (strategy != Strategy::S0 && partition.len() > 1).then_some(&mut deferred);
         let (run, run_relevant) = run_partition(
             analysis,
             &partition,
@@ -185,6 +189,7 @@ pub fn sdc<A: Analysis>(
             clock,
             &mut remaining,
             &mut outcomes,
+            defer,
         );
         relevant.extend(run_relevant.iter().copied());
         planner.observe_relevant(&run_relevant);
@@ -206,10 +211,10 @@ pub fn sdc<A: Analysis>(
     }
     let timed_out = total.is_some_and(|t| clock.now().saturating_sub(started) >= t);
     for p in remaining {
-        let reason = if timed_out {
-            UnknownReason::Timeout
-        } else {
-            UnknownReason::Resigned { strategy }
+        let reason = match deferred.remove(&p) {
+            Some(why) if !timed_out => UnknownReason::Analysis(why),
+            _ if timed_out => UnknownReason::Timeout,
+            _ => UnknownReason::Resigned { strategy },
         };
         outcomes.insert(p, Outcome::Unknown(reason));
     }
@@ -229,7 +234,9 @@ fn pooled(cpu: Option<Duration>, n: usize, left: Option<Duration>) -> Option<Dur
 
 /// One partition: `restart`, then `analyze` until it neither finds nor
 /// gives up anything more (Alg. 2, lines 5–12). Decided properties leave
-/// `remaining`; at the fixed point the active ones are satisfied.
+/// `remaining`; at the fixed point the active ones are satisfied. With
+/// `defer`, a property the analysis gives up leaves this run only: it stays
+/// in `remaining`, its reason in `defer`, for a run of its own.
 fn run_partition<A: Analysis>(
     analysis: &mut A,
     partition: &BTreeSet<A::Property>,
@@ -237,6 +244,7 @@ fn run_partition<A: Analysis>(
     clock: &dyn Clock,
     remaining: &mut BTreeSet<A::Property>,
     outcomes: &mut BTreeMap<A::Property, Outcome<A::Counterexample>>,
+    mut defer: Option<&mut BTreeMap<A::Property, String>>,
 ) -> (PartitionRun<A::Property>, BTreeSet<A::Property>) {
     analysis.restart(partition);
     let mut monitor = Monitor::start(clock);
@@ -252,7 +260,12 @@ fn run_partition<A: Analysis>(
             }
         }
         for (p, reason) in report.given_up {
-            if remaining.remove(&p) {
+            if let Some(later) = defer.as_deref_mut() {
+                if remaining.contains(&p) {
+                    decided.insert(p);
+                    later.insert(p, reason);
+                }
+            } else if remaining.remove(&p) {
                 decided.insert(p);
                 outcomes.insert(p, Outcome::Unknown(UnknownReason::Analysis(reason)));
             }
@@ -318,6 +331,7 @@ pub fn baseline<A: Analysis>(
             clock,
             &mut remaining,
             &mut outcomes,
+            None,
         );
         relevant.extend(run_relevant);
         partitions.push(run);

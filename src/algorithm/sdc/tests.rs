@@ -11,6 +11,8 @@ struct Script {
     relevant: bool,
     /// Refinements it causes.
     refinements: u64,
+    /// The analysis gives it up when other properties are enabled beside it.
+    given_up_jointly: bool,
 }
 
 struct Scripted<'c> {
@@ -59,6 +61,16 @@ impl Analysis for Scripted<'_> {
         for (&p, s) in &self.props {
             if self.enabled.contains(&p) && s.relevant {
                 monitor.record_transition([p]);
+            }
+        }
+        if self.enabled.len() > 1 {
+            for (&p, s) in &self.props {
+                if self.enabled.contains(&p) && s.given_up_jointly && self.reported.insert(p) {
+                    report.given_up.push((p, format!("path of {p} imprecise")));
+                }
+            }
+            if !report.given_up.is_empty() {
+                return report;
             }
         }
         for (&p, s) in &self.props {
@@ -119,6 +131,7 @@ const SAFE: Script = Script {
     violated: false,
     relevant: true,
     refinements: 1,
+    given_up_jointly: false,
 };
 
 fn verdicts(r: &SdcResult<u32, String>) -> Vec<(u32, String)> {
@@ -371,4 +384,33 @@ fn baseline_verifies_each_property_alone_with_a_share_of_the_time_left() {
         ]
     );
     assert!(r.partitions.iter().all(|p| p.properties.len() == 1));
+}
+
+#[test]
+fn a_property_a_joint_run_gives_up_is_tried_alone_and_keeps_its_reason_under_s0() {
+    let clock = ManualClock::default();
+    let tricky = Script {
+        given_up_jointly: true,
+        ..SAFE
+    };
+    let props = [(1, SAFE), (2, tricky), (3, SAFE)];
+    for (strategy, verdict) in [
+        (Strategy::S4, "true"),
+        (Strategy::S0, "unknown:path of 2 imprecise"),
+    ] {
+        let mut a = Scripted::new(&clock, &props);
+        let r = sdc(
+            &mut a,
+            &all(&props),
+            strategy,
+            StrategyConfig::default(),
+            None,
+            &clock,
+        );
+        assert_eq!(
+            verdicts(&r),
+            vec![(1, "true".into()), (2, verdict.into()), (3, "true".into())],
+            "{strategy:?}"
+        );
+    }
 }
