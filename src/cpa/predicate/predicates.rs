@@ -15,8 +15,8 @@ use crate::cfa::{LocId, Program};
 pub struct Predicate {
     pub term: Bool,
     pub symbols: Vec<String>,
-    /// The term with every numeral as `#` ([`Predicates::steps`]).
-    pub shape: String,
+    /// A hash of the term with every numeral as `#` ([`Predicates::steps`]).
+    pub shape: u64,
 }
 
 /// Where a predicate found by refinement is tracked.
@@ -191,26 +191,38 @@ impl Predicates {
 /// predicates of a whole path; a delay loop of 100 is not.
 pub const STEPPING_RUN: usize = 10;
 
-/// `t` printed with every numeral as `#`.
-fn shape_of(t: &Dynamic) -> String {
-    let n = t.num_children();
+/// A hash of `t` with every numeral as `#`, over the term's DAG: a shared
+/// subterm is hashed once (a term of nested `ite`s printed as a tree is
+/// exponential in its depth). Equal shapes hash equally; a collision only
+/// misjudges the stepping heuristic, never a result.
+fn shape_of(t: &Dynamic) -> u64 {
+    let mut memo: HashMap<Dynamic, u64> = HashMap::default();
+    shape_hash(t, &mut memo)
+}
+
+fn shape_hash(t: &Dynamic, memo: &mut HashMap<Dynamic, u64>) -> u64 {
+    use std::hash::{BuildHasher, Hash, Hasher};
+    if let Some(&h) = memo.get(t) {
+        return h;
+    }
+    let mut hasher = crate::hash::FixedState::default().build_hasher();
     if !t.is_app() {
-        return t.to_string();
+        t.to_string().hash(&mut hasher);
+    } else {
+        let decl = t.decl();
+        match decl.kind() {
+            z3::DeclKind::BNUM | z3::DeclKind::ANUM if t.num_children() == 0 => {
+                "#".hash(&mut hasher)
+            }
+            _ => decl.name().hash(&mut hasher),
+        }
+        for c in t.children() {
+            shape_hash(&c, memo).hash(&mut hasher);
+        }
     }
-    let decl = t.decl();
-    if n == 0 {
-        return match decl.kind() {
-            z3::DeclKind::BNUM | z3::DeclKind::ANUM => "#".into(),
-            _ => decl.name(),
-        };
-    }
-    let mut out = format!("({}", decl.name());
-    for c in t.children() {
-        out.push(' ');
-        out.push_str(&shape_of(&c));
-    }
-    out.push(')');
-    out
+    let h = hasher.finish();
+    memo.insert(t.clone(), h);
+    h
 }
 
 /// The names of the uninterpreted constants in `t`.
@@ -312,6 +324,27 @@ mod tests {
         assert!(!preds.steps(&other, Some(f1), &p), "another variable");
         let below = BV::new_const("v1", 32).bvult(BV::from_u64(run, 32));
         assert!(!preds.steps(&below, Some(f1), &p), "another relation");
+    }
+
+    #[test]
+    fn shapes_ignore_numerals_and_follow_the_terms_dag() {
+        let v = BV::new_const("v1", 32);
+        let shape = |t: &Bool| shape_of(&Dynamic::from_ast(t));
+        let le = |n: u64| v.bvule(BV::from_u64(n, 32));
+        assert_eq!(shape(&le(3)), shape(&le(7)));
+        assert_ne!(shape(&le(3)), shape(&v.bvult(BV::from_u64(3, 32))));
+        assert_ne!(
+            shape(&le(3)),
+            shape(&BV::new_const("v2", 32).bvule(BV::from_u64(3, 32)))
+        );
+        // Each level uses the one below twice: 2^200 nodes as a tree.
+        let mut t = v.clone();
+        for i in 0..200u64 {
+            t = le(i).ite(&t, &t.bvadd(BV::from_u64(1, 32)));
+        }
+        let deep = t.eq(BV::from_u64(0, 32));
+        let other = t.bvadd(BV::from_u64(5, 32)).eq(BV::from_u64(0, 32));
+        assert_ne!(shape(&deep), shape(&other));
     }
 
     #[test]
