@@ -11,6 +11,15 @@ pub enum Error {
         #[source]
         source: std::io::Error,
     },
+    /// A file or directory mpv writes could not be written.
+    #[error(
+        "{path}: {source} (check that its directory exists and is writable and that the disk has space)"
+    )]
+    Write {
+        path: PathBuf,
+        #[source]
+        source: std::io::Error,
+    },
     /// The C input could not be parsed.
     #[error("{file}:{line}:{column}: syntax error: {message}")]
     Parse {
@@ -47,6 +56,12 @@ pub enum Error {
         column: u32,
         message: String,
     },
+    /// The analysis ran out of memory inside the solver.
+    #[error(
+        "out of memory: the analysis reached the address-space limit of {limit_mb} MB \
+         ({detail}); give it more memory (`--memory-limit` of `mpv batch`, or `ulimit -v`)"
+    )]
+    OutOfMemory { limit_mb: u64, detail: String },
     /// Wrong use of the command line.
     #[error("{0}")]
     Usage(String),
@@ -59,6 +74,14 @@ pub type Result<T> = std::result::Result<T, Error>;
 impl Error {
     pub fn io(path: impl Into<PathBuf>, source: std::io::Error) -> Self {
         Error::Io {
+            path: path.into(),
+            source,
+        }
+    }
+
+    /// A failure to create or write `path`.
+    pub fn write(path: impl Into<PathBuf>, source: std::io::Error) -> Self {
+        Error::Write {
             path: path.into(),
             source,
         }

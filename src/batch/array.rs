@@ -164,8 +164,8 @@ impl ArrayPlan {
         let p = plan_path(dir);
         let tmp = dir.join("plan.json.tmp");
         let text = serde_json::to_vec_pretty(self).map_err(|e| Error::Other(e.to_string()))?;
-        std::fs::write(&tmp, text).map_err(|e| Error::io(&tmp, e))?;
-        std::fs::rename(&tmp, &p).map_err(|e| Error::io(&p, e))
+        std::fs::write(&tmp, text).map_err(|e| Error::write(&tmp, e))?;
+        std::fs::rename(&tmp, &p).map_err(|e| Error::write(&p, e))
     }
 }
 
@@ -269,8 +269,8 @@ pub fn write_results(path: &Path, lines: &[Map<String, Value>]) -> Result<()> {
         .map(|n| n.to_string_lossy().into_owned())
         .unwrap_or_default();
     let tmp = path.with_file_name(format!(".{name}.tmp"));
-    std::fs::write(&tmp, text).map_err(|e| Error::io(&tmp, e))?;
-    std::fs::rename(&tmp, path).map_err(|e| Error::io(path, e))
+    std::fs::write(&tmp, text).map_err(|e| Error::write(&tmp, e))?;
+    std::fs::rename(&tmp, path).map_err(|e| Error::write(path, e))
 }
 
 /// Progress of an array from its results files.

@@ -26,6 +26,47 @@ pub struct Limits {
     pub wall: Duration,
 }
 
+impl Limits {
+    /// Checks that the OS lets a child have these limits: a process cannot
+    /// raise its hard limits, so a hard `ulimit -v` or `ulimit -t` below
+    /// them would make every child fail to start.
+    pub fn check_hard_limits(&self) -> Result<(), String> {
+        let mem = self.memory_mb.saturating_mul(1024 * 1024);
+        if let Some(hard) = hard_limit(libc::RLIMIT_AS).filter(|&h| h < mem) {
+            return Err(format!(
+                "--memory-limit {} MB is above this shell's hard address-space limit of {} MB \
+                 (`ulimit -H -v`): give --memory-limit {} or less, or raise that limit",
+                self.memory_mb,
+                hard / (1024 * 1024),
+                hard / (1024 * 1024)
+            ));
+        }
+        let cpu = self.cpu_s.max(1) + 2;
+        if let Some(hard) = hard_limit(libc::RLIMIT_CPU).filter(|&h| h < cpu) {
+            return Err(format!(
+                "--time-limit {} s needs a hard CPU-time limit of {cpu} s, above this shell's \
+                 {hard} s (`ulimit -H -t`): give --time-limit {} or less, or raise that limit",
+                self.cpu_s,
+                hard.saturating_sub(2)
+            ));
+        }
+        Ok(())
+    }
+}
+
+/// The hard limit of `resource`, if there is one.
+fn hard_limit(resource: libc::__rlimit_resource_t) -> Option<u64> {
+    let mut rl = libc::rlimit {
+        rlim_cur: 0,
+        rlim_max: 0,
+    };
+    // SAFETY: `getrlimit` writes into the valid `rlimit` we pass.
+    if unsafe { libc::getrlimit(resource, &mut rl) } != 0 || rl.rlim_max == libc::RLIM_INFINITY {
+        return None;
+    }
+    Some(rl.rlim_max as u64)
+}
+
 /// How a child ended.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Ending {

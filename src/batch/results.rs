@@ -88,7 +88,7 @@ impl ResultsFile {
             .append(true)
             .create(true)
             .open(path)
-            .map_err(|e| Error::io(path, e))?;
+            .map_err(|e| Error::write(path, e))?;
         // SAFETY: `flock` on a file descriptor we own.
         if unsafe { libc::flock(file.as_raw_fd(), libc::LOCK_EX | libc::LOCK_NB) } != 0 {
             return Err(Error::Usage(format!(
@@ -109,8 +109,9 @@ impl ResultsFile {
         let keep = text.iter().rposition(|&b| b == b'\n').map_or(0, |i| i + 1);
         if keep < text.len() {
             // The batch died while writing this line: its task runs again.
-            file.set_len(keep as u64).map_err(|e| Error::io(path, e))?;
-            file.sync_all().map_err(|e| Error::io(path, e))?;
+            file.set_len(keep as u64)
+                .map_err(|e| Error::write(path, e))?;
+            file.sync_all().map_err(|e| Error::write(path, e))?;
             file.seek(SeekFrom::End(0))
                 .map_err(|e| Error::io(path, e))?;
         }
@@ -134,7 +135,7 @@ impl ResultsFile {
         self.file
             .write_all(&bytes)
             .and_then(|_| self.file.sync_data())
-            .map_err(|e| Error::io(&self.path, e))
+            .map_err(|e| Error::write(&self.path, e))
     }
 }
 

@@ -139,6 +139,7 @@ impl Summary {
 /// Runs every task not yet in the results file.
 pub fn run(tasks: &[Task], cfg: &Config) -> Result<Summary> {
     let start = std::time::Instant::now();
+    cfg.limits().check_hard_limits().map_err(Error::Usage)?;
     let (mut out, previous) = ResultsFile::open(&cfg.out, cfg.resume)?;
     if let Some(other) = previous.iter().find_map(|m| cfg.differs_from(m)) {
         return Err(Error::Usage(format!(

@@ -95,9 +95,9 @@ fn now() -> u64 {
 /// submission in the plan (saved). `done` is the number of tasks done now.
 pub fn submit(plan: &mut ArrayPlan, dir: &Path, chunks: &[usize], done: usize) -> Result<u64> {
     let script = dir.join("job.sh");
-    std::fs::write(&script, job_script(plan, dir)).map_err(|e| Error::io(&script, e))?;
+    std::fs::write(&script, job_script(plan, dir)).map_err(|e| Error::write(&script, e))?;
     let logs = dir.join("logs");
-    std::fs::create_dir_all(&logs).map_err(|e| Error::io(&logs, e))?;
+    std::fs::create_dir_all(&logs).map_err(|e| Error::write(&logs, e))?;
     let args = sbatch_args(plan, dir, chunks);
     let out = Command::new("sbatch")
         .args(&args)

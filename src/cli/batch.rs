@@ -332,7 +332,7 @@ fn submit(a: &BatchArgs, dir: &Path, time_limit: f64, wall_limit: Option<f64>) -
         .unwrap_or_else(|| list.len().div_ceil(10).min(100))
         .max(1);
     let results_dir = dir.join("results");
-    std::fs::create_dir_all(&results_dir).map_err(|e| Error::io(&results_dir, e))?;
+    std::fs::create_dir_all(&results_dir).map_err(|e| Error::write(&results_dir, e))?;
     let mut plan = ArrayPlan {
         chunks: array::split(&list, size),
         run: array::RunSettings {

@@ -60,7 +60,8 @@ pub fn run(args: CfaArgs) -> Result<ExitCode> {
         size as f64 / 1e6 / (times.parse + times.cfa).as_secs_f64().max(1e-9)
     );
     if let Some(out) = &args.dot {
-        std::fs::write(out, crate::cfa::dot::to_dot(&p, &only)).map_err(|e| Error::io(out, e))?;
+        std::fs::write(out, crate::cfa::dot::to_dot(&p, &only))
+            .map_err(|e| Error::write(out, e))?;
         println!("dot:              {}", out.display());
     }
     Ok(ExitCode::SUCCESS)

@@ -66,7 +66,7 @@ fn file_part(name: &str) -> String {
 }
 
 fn write(path: &Path, text: &str) -> Result<()> {
-    std::fs::write(path, text).map_err(|e| Error::io(path, e))?;
+    std::fs::write(path, text).map_err(|e| Error::write(path, e))?;
     eprintln!("mpv eval: wrote {}", path.display());
     Ok(())
 }
@@ -87,7 +87,7 @@ pub fn run(a: EvalArgs) -> Result<ExitCode> {
     let Some(dir) = &a.out_dir else {
         return Ok(ExitCode::SUCCESS);
     };
-    std::fs::create_dir_all(dir).map_err(|e| Error::io(dir, e))?;
+    std::fs::create_dir_all(dir).map_err(|e| Error::write(dir, e))?;
     write(
         &dir.join("table.md"),
         &eval::render_table(&cmp, &rows, true),

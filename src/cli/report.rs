@@ -58,7 +58,7 @@ pub fn run(a: ReportArgs) -> Result<ExitCode> {
     };
     let text = report.render(format, a.slowest);
     match &a.output {
-        Some(out) => std::fs::write(out, text).map_err(|e| Error::io(out, e))?,
+        Some(out) => std::fs::write(out, text).map_err(|e| Error::write(out, e))?,
         None => print!("{text}"),
     }
     let wrong = report.wrong().len();

@@ -345,6 +345,15 @@ pub fn run(args: VerifyArgs) -> Result<ExitCode> {
                 .cloned()
                 .or_else(|| e.downcast_ref::<&str>().map(|s| s.to_string()))
                 .unwrap_or_default();
+            // Z3 reports a failed allocation as a failed call, which the
+            // bindings turn into a panic: near the address-space limit
+            // that is an out-of-memory, not an internal error.
+            if let Some(limit_mb) = address_space_exhausted() {
+                return Err(Error::OutOfMemory {
+                    limit_mb,
+                    detail: what,
+                });
+            }
             crate::algorithm::verify::Verification {
                 results: all_unknown(
                     &props,
@@ -390,7 +399,7 @@ pub fn run(args: VerifyArgs) -> Result<ExitCode> {
         }
     }
     match &args.output {
-        Some(out) => std::fs::write(out, text).map_err(|e| Error::io(out, e))?,
+        Some(out) => std::fs::write(out, text).map_err(|e| Error::write(out, e))?,
         None => print!("{text}"),
     }
     Ok(ExitCode::SUCCESS)
@@ -414,6 +423,31 @@ pub(super) fn bind(
         bound.push(b);
     }
     bound
+}
+
+/// The address-space limit in MB when this process has come within 64 MB
+/// of it (so an allocation may have failed), or `None`.
+fn address_space_exhausted() -> Option<u64> {
+    let mut rl = libc::rlimit {
+        rlim_cur: 0,
+        rlim_max: 0,
+    };
+    // SAFETY: `getrlimit` writes into the valid `rlimit` we pass.
+    if unsafe { libc::getrlimit(libc::RLIMIT_AS, &mut rl) } != 0
+        || rl.rlim_cur == libc::RLIM_INFINITY
+    {
+        return None;
+    }
+    let limit_kb = rl.rlim_cur as u64 / 1024;
+    let peak_kb = std::fs::read_to_string("/proc/self/status")
+        .ok()?
+        .lines()
+        .find(|l| l.starts_with("VmPeak:"))?
+        .split_whitespace()
+        .nth(1)?
+        .parse::<u64>()
+        .ok()?;
+    (peak_kb + 64 * 1024 >= limit_kb).then_some(limit_kb / 1024)
 }
 
 /// The analyses poll the limit, but one solver call or one refinement may
@@ -536,7 +570,7 @@ fn write_witnesses(
             specification,
             producer_version: env!("CARGO_PKG_VERSION"),
         };
-        let paths = witness::write(dir, &task, cex).map_err(|e| Error::io(dir, e))?;
+        let paths = witness::write(dir, &task, cex).map_err(|e| Error::write(dir, e))?;
         r.witnesses = paths.iter().map(|p| p.display().to_string()).collect();
     }
     Ok(())
