@@ -44,10 +44,9 @@ impl Limits {
         let cpu = self.cpu_s.max(1) + 2;
         if let Some(hard) = hard_limit(libc::RLIMIT_CPU).filter(|&h| h < cpu) {
             return Err(format!(
-                "--time-limit {} s needs a hard CPU-time limit of {cpu} s, above this shell's \
-                 {hard} s (`ulimit -H -t`): give --time-limit {} or less, or raise that limit",
-                self.cpu_s,
-                hard.saturating_sub(2)
+                "each task's hard CPU-time limit would be {cpu} s (from --time-limit), above \
+                 this shell's hard limit of {hard} s (`ulimit -H -t`): lower --time-limit or \
+                 raise that limit"
             ));
         }
         Ok(())
