@@ -168,7 +168,7 @@ impl QueryLimit {
 }
 
 use crate::cfa::Program;
-use crate::ir::{BinaryOp, Expr, ExprKind, Type, TypeId, UnaryOp, VarId};
+use crate::ir::{BinaryOp, Expr, ExprKind, NondetReason, Type, TypeId, UnaryOp, VarId};
 
 /// Objects start here: no object lies in the first page (NULL-based
 /// addresses such as `&((T *)0)->f` are below it).
@@ -243,10 +243,6 @@ pub fn is_allocator(name: &str) -> bool {
             | "devm_kmalloc"
     )
 }
-
-/// The `Nondet` reason of the entry function's arguments (see
-/// `frontend::lower`).
-pub const ENTRY_ARGUMENT: &str = "entry argument";
 
 pub struct Encoder<'p> {
     pub p: &'p Program,
@@ -1438,7 +1434,7 @@ impl<'p> Encoder<'p> {
                 self.resize(hi.concat(&lo), w, false)
             }
             // The entry function's parameters are arbitrary inputs: exact.
-            ExprKind::Nondet(ENTRY_ARGUMENT) => self.fresh(w),
+            ExprKind::Nondet(NondetReason::EntryArgument) => self.fresh(w),
             ExprKind::FloatConst(_) | ExprKind::Nondet(_) => self.havoc(st, w),
             ExprKind::StrLit(_) | ExprKind::Func(_) => {
                 self.address(st, e).unwrap_or_else(|| self.fresh(64))

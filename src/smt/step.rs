@@ -37,10 +37,7 @@ use super::{
 };
 use crate::cfa::{EdgeOp, Program};
 use crate::cpa::Transition;
-use crate::ir::{Expr, ExprKind, FunctionKind, Type};
-
-/// The `Havoc` reason of inline assembly statements (front end).
-pub const INLINE_ASM: &str = "inline assembly";
+use crate::ir::{Expr, ExprKind, FunctionKind, HavocReason, Type};
 
 /// Applies one step to `st`; returns the path constraint it adds and the
 /// value it writes (for counterexamples).
@@ -108,7 +105,8 @@ pub fn apply(
                 }
             }
             EdgeOp::Havoc { lvalues, reason }
-                if *reason == INLINE_ASM && enc.assume_ldv(LdvAssumption::InlineAsmSkipped) =>
+                if *reason == HavocReason::InlineAssembly
+                    && enc.assume_ldv(LdvAssumption::InlineAsmSkipped) =>
             {
                 // As LDV's verifiers: the statement is skipped; its register
                 // outputs (uninitialised or not) read arbitrary values.
