@@ -33,7 +33,8 @@
 use z3::ast::{Array, Bool, BV};
 
 use super::{
-    is_allocator, may_write_through_pointers, Encoder, LdvAssumption, SpanContents, SymState,
+    is_allocator, may_write_through_pointers, Allocation, Encoder, LdvAssumption, SpanContents,
+    SymState,
 };
 use crate::cfa::{EdgeOp, Program};
 use crate::cpa::Transition;
@@ -299,7 +300,11 @@ fn external_call(
         return (None, None);
     };
     if allocator {
-        let (v, obj, c) = enc.allocate(st);
+        let Allocation {
+            value: v,
+            object: obj,
+            in_heap: c,
+        } = enc.allocate(st);
         if let Some(len) = zeroed_bytes {
             // Small objects of a constant size are zeroed byte by byte.
             let n = crate::smt::interrupt::simplified(&len).as_u64();
