@@ -42,7 +42,7 @@ use crate::cpa::predicate::trace::{
 use crate::cpa::Transition;
 use crate::report::{CexStep, Counterexample};
 use crate::smt::interrupt::simplified;
-use crate::smt::step::apply;
+use crate::smt::step::{apply, Post};
 use crate::smt::{
     deferred_reads, disjoint, inconsistent_accesses, Encoder, InconsistentRead, SymState,
 };
@@ -357,7 +357,10 @@ fn exact_path_once(q: ExactPath, apart: &mut Separations, defer: bool) -> Result
             let mut first_havoc = None;
             let mut access_ends = Vec::with_capacity(path.len());
             for (i, t) in path.iter().enumerate() {
-                let (c, v) = apply(enc, &mut st, t, p);
+                let Post {
+                    constraint: c,
+                    value: v,
+                } = apply(enc, &mut st, t, p);
                 if !st.exact && first_inexact.is_none() {
                     first_inexact = describe(t);
                 }

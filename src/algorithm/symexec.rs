@@ -247,7 +247,7 @@ fn round<'p>(
                     continue;
                 };
                 stats.transitions += 1;
-                let (c, _) = apply(&enc, &mut child.sym, &t, program);
+                let c = apply(&enc, &mut child.sym, &t, program).constraint;
                 child.loc = loc;
                 child.stack = stack;
                 child.depth += 1;
