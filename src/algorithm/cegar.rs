@@ -7,7 +7,7 @@ use std::collections::BTreeSet;
 use std::time::Duration;
 
 use crate::algorithm::loom_analysis::LoomAnalysis;
-use crate::algorithm::sdc::{self, CpuClock, Outcome, Strategy, StrategyConfig};
+use crate::algorithm::sdc::{self, CpuClock, Outcome, Strategy, StrategyConfig, UnknownReason};
 use crate::cfa::Program;
 use crate::cpa::loom::{LoomGoal, LoomProperty};
 use crate::report::{Counterexample, Verdict};
@@ -36,8 +36,6 @@ pub struct CegarResult {
     pub counterexample: Option<Counterexample>,
     pub stats: CegarStats,
 }
-
-pub const TIMEOUT: &str = "timeout";
 
 pub use crate::util::tracing;
 
@@ -86,7 +84,11 @@ fn check_label_with(
         Some(Outcome::Satisfied) => (Verdict::True, None, None),
         Some(Outcome::Violated(c)) => (Verdict::False, None, Some(c.clone())),
         Some(Outcome::Unknown(why)) => (Verdict::Unknown, Some(why.to_string()), None),
-        None => (Verdict::Unknown, Some(TIMEOUT.into()), None),
+        None => (
+            Verdict::Unknown,
+            Some(UnknownReason::Timeout.to_string()),
+            None,
+        ),
     };
     let w = &analysis.work;
     CegarResult {

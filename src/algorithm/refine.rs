@@ -42,8 +42,10 @@ use crate::cpa::predicate::trace::{
 use crate::cpa::Transition;
 use crate::report::{CexStep, Counterexample};
 use crate::smt::interrupt::simplified;
-use crate::smt::step::apply;
-use crate::smt::{deferred_reads, disjoint, inconsistent_accesses, Encoder, SymState};
+use crate::smt::step::{apply, Post};
+use crate::smt::{
+    deferred_reads, disjoint, inconsistent_accesses, Encoder, InconsistentRead, SymState,
+};
 
 /// The outcome of analysing an abstract error path.
 pub enum PathCheck {
@@ -355,7 +357,10 @@ fn exact_path_once(q: ExactPath, apart: &mut Separations, defer: bool) -> Result
             let mut first_havoc = None;
             let mut access_ends = Vec::with_capacity(path.len());
             for (i, t) in path.iter().enumerate() {
-                let (c, v) = apply(enc, &mut st, t, p);
+                let Post {
+                    constraint: c,
+                    value: v,
+                } = apply(enc, &mut st, t, p);
                 if !st.exact && first_inexact.is_none() {
                     first_inexact = describe(t);
                 }
@@ -490,7 +495,7 @@ fn exact_path_once(q: ExactPath, apart: &mut Separations, defer: bool) -> Result
             continue;
         }
         let found = inconsistent_accesses(&accesses, &model, MAX_SEPARATED_PAIRS);
-        let Some(&(i, other)) = found.first() else {
+        let Some(&InconsistentRead { read: i, other }) = found.first() else {
             break model;
         };
         let step = Separations::place(&access_ends, i).0;
@@ -500,8 +505,8 @@ fn exact_path_once(q: ExactPath, apart: &mut Separations, defer: bool) -> Result
             return Ok(overlapping(overlap, clobbered));
         }
         // Every pair this model mixes up is kept apart for the next one.
-        for &(i, j) in &found {
-            let Some(j) = j else { continue };
+        for &InconsistentRead { read: i, other } in &found {
+            let Some(j) = other else { continue };
             let c = disjoint(&accesses[i], &accesses[j]);
             solver.assert(&c);
             conditions.push(c);

@@ -17,7 +17,7 @@ use z3::ast::Bool;
 use z3::{SatResult, Solver};
 
 use crate::algorithm::refine::{exact_path, PathCheck};
-use crate::algorithm::sdc::thread_cpu_time;
+use crate::algorithm::sdc::{thread_cpu_time, UnknownReason};
 use crate::cfa::{LocId, Program};
 use crate::cpa::callstack::{CallStack, CallstackCpa};
 use crate::cpa::composite::{control_transitions, target_locations};
@@ -109,7 +109,7 @@ pub fn check_label(program: &Program, label: &str, cpu_limit: Option<Duration>) 
             Round::Timeout => {
                 return SeResult {
                     verdict: Verdict::Unknown,
-                    reason: Some("timeout".into()),
+                    reason: Some(UnknownReason::Timeout.to_string()),
                     counterexample: None,
                     stats,
                 }
@@ -247,7 +247,7 @@ fn round<'p>(
                     continue;
                 };
                 stats.transitions += 1;
-                let (c, _) = apply(&enc, &mut child.sym, &t, program);
+                let c = apply(&enc, &mut child.sym, &t, program).constraint;
                 child.loc = loc;
                 child.stack = stack;
                 child.depth += 1;

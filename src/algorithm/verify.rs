@@ -229,7 +229,7 @@ pub fn verify(
             Some(Outcome::Unknown(why)) => {
                 r.reason = Some(why.to_string());
             }
-            None => r.reason = Some("timeout".into()),
+            None => r.reason = Some(UnknownReason::Timeout.to_string()),
         }
     }
     let left = || {

@@ -21,7 +21,9 @@ pub mod effects;
 pub mod loops;
 pub mod print;
 
-use crate::ir::{Expr, FuncId, FunctionKind, SrcPos, TypeId, TypeTable, VarId, Variable};
+use crate::ir::{
+    Expr, FuncId, FunctionKind, HavocReason, SrcPos, TypeId, TypeTable, VarId, Variable,
+};
 use serde::Serialize;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize)]
@@ -67,7 +69,7 @@ pub enum EdgeOp {
     /// The listed lvalues get arbitrary values (inline asm outputs, ...).
     Havoc {
         lvalues: Vec<Expr>,
-        reason: &'static str,
+        reason: HavocReason,
     },
 }
 

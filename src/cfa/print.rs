@@ -160,7 +160,7 @@ fn write_expr(p: &Program, e: &Expr, s: &mut String, outer: u8) {
         }
         ExprKind::Nondet(why) => {
             s.push_str("__nondet(/* ");
-            s.push_str(why);
+            s.push_str(why.text());
             s.push_str(" */)");
         }
     }

@@ -1,6 +1,6 @@
 //! Side-effect-free typed C expressions.
 
-use super::{FuncId, TypeId, VarId};
+use super::{FuncId, NondetReason, TypeId, VarId};
 use serde::Serialize;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
@@ -96,8 +96,9 @@ pub enum ExprKind {
     /// `c ? a : b` between side-effect-free operands.
     Cond(Box<Expr>, Box<Expr>, Box<Expr>),
     /// An arbitrary value of the type: a construct the front end models
-    /// imprecisely (the reason is kept for reports).
-    Nondet(&'static str),
+    /// imprecisely, or an input (the reason is kept for the encoding and
+    /// for reports).
+    Nondet(NondetReason),
 }
 
 #[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize)]

@@ -180,16 +180,16 @@ pub fn as_in_model(read: &DeferredRead, model: &z3::Model) -> Vec<Bool> {
         return vec![read.definition()];
     };
     let at_read = model.eval(&a, true);
-    let (base, offset) = super::base_and_offset(&a);
+    let (base, offset) = super::memory::base_and_offset(&a);
     let mut out = Vec::new();
-    while let Some((inner, at, value)) = super::store_parts(&m) {
+    while let Some((inner, at, value)) = super::memory::store_parts(&m) {
         if model.eval(&at, true) == at_read {
             out.push(at.eq(&a));
             out.push(Dynamic::from_ast(&read.symbol).eq(&value));
             return out;
         }
         // Addresses of one base at different offsets never meet.
-        let (b, o) = super::base_and_offset(&at);
+        let (b, o) = super::memory::base_and_offset(&at);
         if b != base || o == offset {
             out.push(at.eq(&a).not());
         }

@@ -23,7 +23,7 @@ use std::cell::{Cell, RefCell};
 use crate::hash::HashMap;
 use z3::ast::{Array, Bool, Dynamic, BV};
 
-use super::{base_and_offset, read_past_writes, store_parts};
+use super::memory::{base_and_offset, read_past_writes, store_parts};
 
 /// The writes to fixed addresses at the top of a store chain: the first
 /// node below them, and the lowest and highest address they wrote.
@@ -66,14 +66,14 @@ impl FixedWrites {
     /// writes to fixed addresses ([`read_past_writes`]), with the side
     /// condition that keeps `a` away from them.
     pub fn read(&self, mem: &Array, a: &BV) -> Dynamic {
-        let (value, skipped) = read_past_writes(mem, a, Some(self));
-        if let Some((lo, hi)) = skipped {
+        let read = read_past_writes(mem, a, Some(self));
+        if let Some(skipped) = read.skipped {
             self.side.borrow_mut().push(Bool::or(&[
-                &a.bvult(BV::from_u64(lo, 64)),
-                &a.bvugt(BV::from_u64(hi, 64)),
+                &a.bvult(BV::from_u64(skipped.lo, 64)),
+                &a.bvugt(BV::from_u64(skipped.hi, 64)),
             ]));
         }
-        value
+        read.value
     }
 
     /// The run of writes to fixed addresses from the store `top` down

@@ -36,7 +36,8 @@
 //! on one layout either. `layout` never changes, so it is also a
 //! canonical symbol: predicates over it survive abstraction.
 
-use super::{Encoder, SymState, HEAP_REGION, HEAP_SIZE, VAR_REGION};
+use super::state::{HEAP_REGION, HEAP_SIZE, VAR_REGION};
+use super::{Encoder, SymState};
 use z3::ast::{Array, Bool, BV};
 use z3::Sort;
 

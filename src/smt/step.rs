@@ -33,173 +33,255 @@
 use z3::ast::{Array, Bool, BV};
 
 use super::{
-    is_allocator, may_write_through_pointers, Encoder, LdvAssumption, SpanContents, SymState,
+    is_allocator, may_write_through_pointers, Allocation, Encoder, LdvAssumption, SpanContents,
+    SymState,
 };
-use crate::cfa::{EdgeOp, Program};
+use crate::cfa::{EdgeOp, LocId, Program};
 use crate::cpa::Transition;
-use crate::ir::{Expr, ExprKind, FunctionKind, Type};
+use crate::ir::{Expr, ExprKind, FuncId, FunctionKind, HavocReason, Type};
 
-/// The `Havoc` reason of inline assembly statements (front end).
-pub const INLINE_ASM: &str = "inline assembly";
+/// What one step adds to a path.
+#[derive(Default)]
+pub struct Post {
+    /// The path constraint the step adds.
+    pub constraint: Option<Bool>,
+    /// The value the step writes (for counterexamples).
+    pub value: Option<BV>,
+}
+
+impl Post {
+    /// A step that adds the constraint `c` and writes nothing.
+    fn constrained(c: Bool) -> Post {
+        Post {
+            constraint: Some(c),
+            value: None,
+        }
+    }
+
+    /// A step that adds no constraint and writes `v`, if anything.
+    fn writing(v: Option<BV>) -> Post {
+        Post {
+            constraint: None,
+            value: v,
+        }
+    }
+}
 
 /// Applies one step to `st`; returns the path constraint it adds and the
-/// value it writes (for counterexamples).
-pub fn apply(
-    enc: &Encoder<'_>,
-    st: &mut SymState,
-    t: &Transition,
-    p: &Program,
-) -> (Option<Bool>, Option<BV>) {
+/// value it writes.
+pub fn apply(enc: &Encoder<'_>, st: &mut SymState, t: &Transition, p: &Program) -> Post {
     match t {
-        Transition::Edge { edge, .. } => match &edge.op {
-            EdgeOp::Skip => (None, None),
-            EdgeOp::Assume { cond, truth } => {
-                let c = enc.cond(st, cond);
-                (Some(if *truth { c } else { c.not() }), None)
-            }
-            EdgeOp::Assign { lhs, rhs } => (None, enc.assign(st, lhs, rhs)),
-            EdgeOp::Call { lhs, callee, args } => {
-                let f = p.func(*callee);
-                let mut cons = None;
-                match f.kind {
-                    FunctionKind::Assume => {
-                        if let Some(a) = args.first() {
-                            cons = Some(enc.cond(st, a));
-                        }
-                    }
-                    FunctionKind::Defined => {
-                        // recursion cut: the callee's effects, if known
-                        st.exact = false;
-                        match enc.recursion_effects(*callee) {
-                            Some(effects) => enc.apply_call_effects(st, &effects),
-                            None => st.sound = false,
-                        }
-                    }
-                    _ => {}
-                }
-                let writes = may_write_through_pointers(&f.name)
-                    && !enc.modelled_functions.borrow().contains(&f.name);
-                let (c, val) = external_call(enc, st, &f.name, f.kind, writes, lhs.as_ref(), args);
-                (cons.or(c), val)
-            }
-            EdgeOp::CallUnknown { lhs, args, .. } => {
-                if !enc.assume_ldv(LdvAssumption::UnknownTargetIsExternal) {
-                    st.exact = false;
-                }
-                external_call(
-                    enc,
-                    st,
-                    "",
-                    FunctionKind::External,
-                    false,
-                    lhs.as_ref(),
-                    args,
-                )
-            }
-            EdgeOp::Return { value } => {
-                let func = p.loc(edge.from).func;
-                let rv = p.func(func).body.as_ref().and_then(|b| b.ret_var);
-                match (value, rv) {
-                    (Some(v), Some(r)) => {
-                        let lhs = Expr::var(r, p.var(r).ty);
-                        (None, enc.assign(st, &lhs, v))
-                    }
-                    _ => (None, None),
-                }
-            }
-            EdgeOp::Havoc { lvalues, reason }
-                if *reason == INLINE_ASM && enc.assume_ldv(LdvAssumption::InlineAsmSkipped) =>
-            {
-                // As LDV's verifiers: the statement is skipped; its register
-                // outputs (uninitialised or not) read arbitrary values.
-                for l in lvalues {
-                    if let ExprKind::Var(v) = l.kind {
-                        if !p.var(v).address_taken {
-                            let val = enc.fresh(enc.width(l.ty));
-                            enc.write(st, l, val);
-                        }
-                    }
-                }
-                (None, None)
-            }
-            EdgeOp::Havoc { lvalues, .. } => {
-                st.exact = false;
-                for l in lvalues {
-                    let v = enc.fresh(enc.width(l.ty));
-                    enc.write(st, l, v);
-                }
-                (None, None)
-            }
-        },
-        Transition::Enter { edge, callee, .. } => {
-            let EdgeOp::Call { args, .. } = &edge.op else {
-                return (None, None);
-            };
-            let f = p.func(*callee);
-            // Structs and unions passed by value live in memory: copied
-            // like an assignment (before the callee's registers are reset).
-            for (a, &prm) in args.iter().zip(&f.params) {
-                if matches!(p.types.get(p.var(prm).ty), Type::Composite(_)) {
-                    enc.assign(st, &Expr::var(prm, p.var(prm).ty), a);
-                }
-            }
-            let vals: Vec<_> = args
-                .iter()
-                .zip(&f.params)
-                .filter(|(_, &prm)| !matches!(p.types.get(p.var(prm).ty), Type::Composite(_)))
-                .map(|(a, &prm)| (Expr::var(prm, p.var(prm).ty), enc.eval(st, a)))
-                .collect();
-            // A new activation: locals, result and parameters start fresh.
-            if let Some(b) = &f.body {
-                for &l in b.locals.iter().chain(b.ret_var.iter()) {
-                    enc.forget_register(st, l);
-                }
-            }
-            for &prm in &f.params {
-                enc.forget_register(st, prm);
-            }
-            for (lhs, v) in vals {
-                if matches!(p.types.get(lhs.ty), Type::Array { .. }) {
-                    // an array parameter is a pointer after adjustment; a
-                    // left-over array type is not modelled
-                    st.exact = false;
-                    st.sound = false;
-                    continue;
-                }
-                enc.write(st, &lhs, v);
-            }
-            (None, None)
-        }
-        Transition::Return { edge, callee, .. } => {
-            let EdgeOp::Call { lhs: Some(l), .. } = &edge.op else {
-                return (None, None);
-            };
-            let rv = p.func(*callee).body.as_ref().and_then(|b| b.ret_var);
-            match rv {
-                Some(r) => {
-                    let rhs = Expr::var(r, p.var(r).ty);
-                    (None, enc.assign(st, l, &rhs))
-                }
-                None => {
-                    let v = enc.fresh(enc.width(l.ty));
-                    enc.write(st, l, v);
-                    (None, None)
-                }
-            }
-        }
+        Transition::Edge { edge, .. } => edge_op(enc, st, &edge.op, edge.from, p),
+        Transition::Enter { edge, callee, .. } => enter(enc, st, &edge.op, *callee, p),
+        Transition::Return { edge, callee, .. } => return_to_caller(enc, st, &edge.op, *callee, p),
         Transition::Woven(w) => match &w.op {
-            EdgeOp::Assume { cond, truth } => {
-                let c = enc.cond(st, cond);
-                (Some(if *truth { c } else { c.not() }), None)
-            }
-            EdgeOp::Assign { lhs, rhs } => (None, enc.assign(st, lhs, rhs)),
+            EdgeOp::Assume { cond, truth } => Post::constrained(assumption(enc, st, cond, *truth)),
+            EdgeOp::Assign { lhs, rhs } => Post::writing(enc.assign(st, lhs, rhs)),
             _ => {
                 st.exact = false;
                 st.sound = false;
-                (None, None)
+                Post::default()
             }
         },
     }
+}
+
+/// `cond` if `truth`, else its negation.
+fn assumption(enc: &Encoder<'_>, st: &mut SymState, cond: &Expr, truth: bool) -> Bool {
+    let c = enc.cond(st, cond);
+    if truth {
+        c
+    } else {
+        c.not()
+    }
+}
+
+/// An edge of a function (leaving location `from`); a call on it is one
+/// that is not entered.
+fn edge_op(enc: &Encoder<'_>, st: &mut SymState, op: &EdgeOp, from: LocId, p: &Program) -> Post {
+    match op {
+        EdgeOp::Skip => Post::default(),
+        EdgeOp::Assume { cond, truth } => Post::constrained(assumption(enc, st, cond, *truth)),
+        EdgeOp::Assign { lhs, rhs } => Post::writing(enc.assign(st, lhs, rhs)),
+        EdgeOp::Call { lhs, callee, args } => call(enc, st, *callee, lhs.as_ref(), args, p),
+        EdgeOp::CallUnknown { lhs, args, .. } => {
+            if !enc.assume_ldv(LdvAssumption::UnknownTargetIsExternal) {
+                st.exact = false;
+            }
+            external_call(
+                enc,
+                st,
+                "",
+                FunctionKind::External,
+                false,
+                lhs.as_ref(),
+                args,
+            )
+        }
+        EdgeOp::Return { value } => {
+            let func = p.loc(from).func;
+            let rv = p.func(func).body.as_ref().and_then(|b| b.ret_var);
+            match (value, rv) {
+                (Some(v), Some(r)) => {
+                    let lhs = Expr::var(r, p.var(r).ty);
+                    Post::writing(enc.assign(st, &lhs, v))
+                }
+                _ => Post::default(),
+            }
+        }
+        EdgeOp::Havoc { lvalues, reason } => havoc(enc, st, lvalues, *reason, p),
+    }
+}
+
+/// A call that is not entered: of a function without a body, or of a
+/// defined one on the call stack (recursion cut).
+fn call(
+    enc: &Encoder<'_>,
+    st: &mut SymState,
+    callee: FuncId,
+    lhs: Option<&Expr>,
+    args: &[Expr],
+    p: &Program,
+) -> Post {
+    let f = p.func(callee);
+    let mut cons = None;
+    match f.kind {
+        FunctionKind::Assume => {
+            if let Some(a) = args.first() {
+                cons = Some(enc.cond(st, a));
+            }
+        }
+        FunctionKind::Defined => {
+            // recursion cut: the callee's effects, if known
+            st.exact = false;
+            match enc.recursion_effects(callee) {
+                Some(effects) => enc.apply_call_effects(st, &effects),
+                None => st.sound = false,
+            }
+        }
+        _ => {}
+    }
+    let writes =
+        may_write_through_pointers(&f.name) && !enc.modelled_functions.borrow().contains(&f.name);
+    let post = external_call(enc, st, &f.name, f.kind, writes, lhs, args);
+    Post {
+        constraint: cons.or(post.constraint),
+        value: post.value,
+    }
+}
+
+/// A havoc statement: its lvalues get fresh values (inexact); inline
+/// assembly under LDV's assumptions is skipped, its register outputs read
+/// arbitrary values.
+fn havoc(
+    enc: &Encoder<'_>,
+    st: &mut SymState,
+    lvalues: &[Expr],
+    reason: HavocReason,
+    p: &Program,
+) -> Post {
+    if reason == HavocReason::InlineAssembly && enc.assume_ldv(LdvAssumption::InlineAsmSkipped) {
+        // As LDV's verifiers: the statement is skipped; its register
+        // outputs (uninitialised or not) read arbitrary values.
+        for l in lvalues {
+            if let ExprKind::Var(v) = l.kind {
+                if !p.var(v).address_taken {
+                    let val = enc.fresh(enc.width(l.ty));
+                    enc.write(st, l, val);
+                }
+            }
+        }
+        return Post::default();
+    }
+    st.exact = false;
+    for l in lvalues {
+        let v = enc.fresh(enc.width(l.ty));
+        enc.write(st, l, v);
+    }
+    Post::default()
+}
+
+/// Entering `callee` from the call `op`: arguments bound to the
+/// parameters in a new activation.
+fn enter(enc: &Encoder<'_>, st: &mut SymState, op: &EdgeOp, callee: FuncId, p: &Program) -> Post {
+    let EdgeOp::Call { args, .. } = op else {
+        return Post::default();
+    };
+    let f = p.func(callee);
+    // Structs and unions passed by value live in memory: copied
+    // like an assignment (before the callee's registers are reset).
+    for (a, &prm) in args.iter().zip(&f.params) {
+        if matches!(p.types.get(p.var(prm).ty), Type::Composite(_)) {
+            enc.assign(st, &Expr::var(prm, p.var(prm).ty), a);
+        }
+    }
+    let vals: Vec<_> = args
+        .iter()
+        .zip(&f.params)
+        .filter(|(_, &prm)| !matches!(p.types.get(p.var(prm).ty), Type::Composite(_)))
+        .map(|(a, &prm)| (Expr::var(prm, p.var(prm).ty), enc.eval(st, a)))
+        .collect();
+    // A new activation: locals, result and parameters start fresh.
+    if let Some(b) = &f.body {
+        for &l in b.locals.iter().chain(b.ret_var.iter()) {
+            enc.forget_register(st, l);
+        }
+    }
+    for &prm in &f.params {
+        enc.forget_register(st, prm);
+    }
+    for (lhs, v) in vals {
+        if matches!(p.types.get(lhs.ty), Type::Array { .. }) {
+            // an array parameter is a pointer after adjustment; a
+            // left-over array type is not modelled
+            st.exact = false;
+            st.sound = false;
+            continue;
+        }
+        enc.write(st, &lhs, v);
+    }
+    Post::default()
+}
+
+/// Returning from `callee` to the call `op`: its result to the call's
+/// left-hand side.
+fn return_to_caller(
+    enc: &Encoder<'_>,
+    st: &mut SymState,
+    op: &EdgeOp,
+    callee: FuncId,
+    p: &Program,
+) -> Post {
+    let EdgeOp::Call { lhs: Some(l), .. } = op else {
+        return Post::default();
+    };
+    let rv = p.func(callee).body.as_ref().and_then(|b| b.ret_var);
+    match rv {
+        Some(r) => {
+            let rhs = Expr::var(r, p.var(r).ty);
+            Post::writing(enc.assign(st, l, &rhs))
+        }
+        None => {
+            let v = enc.fresh(enc.width(l.ty));
+            enc.write(st, l, v);
+            Post::default()
+        }
+    }
+}
+
+/// How a call of a kernel function that gets pointers ended up treating
+/// memory ([`pointer_writes`]).
+enum PointerWrites {
+    /// The call is done: its post.
+    Done(Post),
+    /// The call goes on as any external call.
+    Continue {
+        /// Its result is a length, taken as any non-negative value.
+        length_result: bool,
+        /// It is a copy from user memory that succeeded with arbitrary
+        /// bytes.
+        copied_input: bool,
+    },
 }
 
 /// A call of a function outside the module (or without a body): fresh
@@ -214,7 +296,7 @@ fn external_call(
     writes: bool,
     lhs: Option<&Expr>,
     args: &[Expr],
-) -> (Option<Bool>, Option<BV>) {
+) -> Post {
     let p = enc.p;
     let allocator = is_allocator(name);
     let gets_pointer = args
@@ -225,62 +307,12 @@ fn external_call(
     // A copy from user memory that succeeded with arbitrary bytes.
     let mut copied_input = false;
     if !no_side_effects && gets_pointer && !allocator {
-        let writer = Writer::of(name);
-        if let Some((dst, src, n)) = writer.as_ref().and_then(|w| copied_span(enc, st, w, args)) {
-            if enc.copy(st, &dst, &src, n) {
-                for a in args {
-                    let _ = enc.eval(st, a);
-                }
-                let Some(l) = lhs else {
-                    return (None, None);
-                };
-                // The result is `dst`.
-                let v = if enc.width(l.ty) == dst.get_size() {
-                    dst
-                } else {
-                    enc.fresh(enc.width(l.ty))
-                };
-                enc.write(st, l, v.clone());
-                return (None, Some(v));
-            }
-        }
-        let clobber = match &writer {
-            Some(w) if writes => clobbered_span(enc, st, w, args, lhs.is_some()),
-            _ => None,
-        };
-        let clobber = clobber
-            .filter(|c| !c.returns_dst || lhs.is_none_or(|l| enc.width(l.ty) == c.dst.get_size()));
-        if let Some(c) = clobber {
-            length_result = c.arbitrary_length;
-            let n = crate::smt::interrupt::simplified(&c.len).as_u64();
-            if enc.recording() {
-                copied_input = enc.user_input_in_force()
-                    && crate::smt::copies_from_user(name)
-                    && n.is_some_and(|n| enc.fill(st, &c.dst, n, SpanContents::Input));
-                if !copied_input {
-                    enc.note_clobber(&c.dst, c.len);
-                }
-            } else {
-                // Outside a path check, only the span changes; `memset(p, 0,
-                // n)` zeroes it.
-                let zeroes = writer.as_ref().is_some_and(|w| w.sets)
-                    && args.get(1).is_some_and(|v| {
-                        let v = enc.eval(st, v);
-                        crate::smt::interrupt::simplified(&v).as_u64() == Some(0)
-                    });
-                if !n.is_some_and(|n| enc.overwrite_span(st, &c.dst, n, zeroes)) {
-                    enc.havoc_memory(st);
-                }
-            }
-            if let (Some(l), true) = (lhs, c.returns_dst) {
-                for a in args {
-                    let _ = enc.eval(st, a);
-                }
-                enc.write(st, l, c.dst.clone());
-                return (None, Some(c.dst));
-            }
-        } else if writes || !enc.assume_ldv(LdvAssumption::ExternalKeepsMemory) {
-            enc.havoc_memory(st);
+        match pointer_writes(enc, st, name, writes, lhs, args) {
+            PointerWrites::Done(post) => return post,
+            PointerWrites::Continue {
+                length_result: l,
+                copied_input: c,
+            } => (length_result, copied_input) = (l, c),
         }
     }
     // Zeroed contents are modelled as arbitrary: exact in a path check only
@@ -298,10 +330,14 @@ fn external_call(
         let _ = enc.eval(st, a);
     }
     let Some(l) = lhs else {
-        return (None, None);
+        return Post::default();
     };
     if allocator {
-        let (v, obj, c) = enc.allocate(st);
+        let Allocation {
+            value: v,
+            object: obj,
+            in_heap: c,
+        } = enc.allocate(st);
         if let Some(len) = zeroed_bytes {
             // Small objects of a constant size are zeroed byte by byte.
             let n = crate::smt::interrupt::simplified(&len).as_u64();
@@ -310,7 +346,10 @@ fn external_call(
             }
         }
         enc.write(st, l, v.clone());
-        (Some(c), Some(v))
+        Post {
+            constraint: Some(c),
+            value: Some(v),
+        }
     } else {
         let v = enc.fresh(enc.width(l.ty));
         enc.write(st, l, v.clone());
@@ -321,7 +360,87 @@ fn external_call(
         } else {
             length_result.then(|| v.bvsge(&zero))
         };
-        (constraint, Some(v))
+        Post {
+            constraint,
+            value: Some(v),
+        }
+    }
+}
+
+/// What a body-less function `name` that gets pointers (and is no
+/// allocator) does to memory: a small copy ([`Encoder::copy`]), a kernel
+/// writer's span (a clobber on a path check, the span overwritten in the
+/// analysis), or else all memory havocked unless LDV's assumptions keep it.
+fn pointer_writes(
+    enc: &Encoder<'_>,
+    st: &mut SymState,
+    name: &str,
+    writes: bool,
+    lhs: Option<&Expr>,
+    args: &[Expr],
+) -> PointerWrites {
+    let mut length_result = false;
+    let mut copied_input = false;
+    let writer = Writer::of(name);
+    if let Some(span) = writer.as_ref().and_then(|w| copied_span(enc, st, w, args)) {
+        if enc.copy(st, &span.dst, &span.src, span.len) {
+            for a in args {
+                let _ = enc.eval(st, a);
+            }
+            let Some(l) = lhs else {
+                return PointerWrites::Done(Post::default());
+            };
+            // The result is `dst`.
+            let v = if enc.width(l.ty) == span.dst.get_size() {
+                span.dst
+            } else {
+                enc.fresh(enc.width(l.ty))
+            };
+            enc.write(st, l, v.clone());
+            return PointerWrites::Done(Post::writing(Some(v)));
+        }
+    }
+    let clobber = match &writer {
+        Some(w) if writes => clobbered_span(enc, st, w, args, lhs.is_some()),
+        _ => None,
+    };
+    let clobber = clobber
+        .filter(|c| !c.returns_dst || lhs.is_none_or(|l| enc.width(l.ty) == c.dst.get_size()));
+    if let Some(c) = clobber {
+        length_result = c.arbitrary_length;
+        let n = crate::smt::interrupt::simplified(&c.len).as_u64();
+        if enc.recording() {
+            copied_input = enc.user_input_in_force()
+                && crate::smt::copies_from_user(name)
+                && n.is_some_and(|n| enc.fill(st, &c.dst, n, SpanContents::Input));
+            if !copied_input {
+                enc.note_clobber(&c.dst, c.len);
+            }
+        } else {
+            // Outside a path check, only the span changes; `memset(p, 0,
+            // n)` zeroes it.
+            let zeroes = writer.as_ref().is_some_and(|w| w.sets)
+                && args.get(1).is_some_and(|v| {
+                    let v = enc.eval(st, v);
+                    crate::smt::interrupt::simplified(&v).as_u64() == Some(0)
+                });
+            if !n.is_some_and(|n| enc.overwrite_span(st, &c.dst, n, zeroes)) {
+                enc.havoc_memory(st);
+            }
+        }
+        if let (Some(l), true) = (lhs, c.returns_dst) {
+            for a in args {
+                let _ = enc.eval(st, a);
+            }
+            enc.write(st, l, c.dst.clone());
+            return PointerWrites::Done(Post::writing(Some(c.dst)));
+        }
+    } else if writes || !enc.assume_ldv(LdvAssumption::ExternalKeepsMemory) {
+        enc.havoc_memory(st);
+    }
+    PointerWrites::Continue {
+        length_result,
+        copied_input,
     }
 }
 
@@ -441,6 +560,14 @@ impl Writer {
     }
 }
 
+/// The bytes a copy ([`Writer::copies`]) copies.
+struct CopiedSpan {
+    dst: BV,
+    src: BV,
+    /// The length in bytes.
+    len: u64,
+}
+
 /// The destination, source and constant length of a copy ([`Writer::copies`])
 /// of at most [`super::MAX_FILL`] bytes, which [`Encoder::copy`] models
 /// exactly.
@@ -449,7 +576,7 @@ fn copied_span(
     st: &mut SymState,
     w: &Writer,
     args: &[Expr],
-) -> Option<(BV, BV, u64)> {
+) -> Option<CopiedSpan> {
     if !w.copies || args.len() != 3 {
         return None;
     }
@@ -464,7 +591,7 @@ fn copied_span(
     }
     let dst = enc.eval(st, &args[0]);
     let src = enc.eval(st, &args[1]);
-    (dst.get_size() == 64 && src.get_size() == 64).then_some((dst, src, n))
+    (dst.get_size() == 64 && src.get_size() == 64).then_some(CopiedSpan { dst, src, len: n })
 }
 
 /// The bytes a kernel function writes.

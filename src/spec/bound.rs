@@ -33,7 +33,7 @@ use super::automaton::{SExpr, SLValue, SpecAutomaton, StateIdx, StateKind};
 use super::dsl::{ArgsPat, CType, KeyKind, LhsPat, PatKind, Pattern};
 use crate::cfa::print;
 use crate::cfa::{Edge, EdgeOp, Program};
-use crate::ir::{BinaryOp, Expr, ExprKind, IntKind, Type, TypeId, UnaryOp, VarId};
+use crate::ir::{BinaryOp, Expr, ExprKind, IntKind, NondetReason, Type, TypeId, UnaryOp, VarId};
 
 /// How the analysis reached the edge passed to [`BoundAutomaton::step`].
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -561,7 +561,7 @@ impl Inst<'_> {
         self.a.ints[&k]
     }
 
-    fn nondet(&self, why: &'static str) -> Expr {
+    fn nondet(&self, why: NondetReason) -> Expr {
         Expr::new(ExprKind::Nondet(why), self.int(IntKind::Int))
     }
 
@@ -624,10 +624,10 @@ impl Inst<'_> {
             SExpr::Var(i) => Expr::var(self.a.vars[*i], self.int(self.a.automaton.vars[*i].ty)),
             SExpr::Pat(n) => lookup(self.b, *n)
                 .cloned()
-                .unwrap_or_else(|| self.nondet("unbound pattern variable")),
+                .unwrap_or_else(|| self.nondet(NondetReason::UnboundPatternVariable)),
             SExpr::Elem(s, n) => self
                 .elem(*s, *n)
-                .unwrap_or_else(|| self.nondet("set element unknown to the binding scan")),
+                .unwrap_or_else(|| self.nondet(NondetReason::SetElementUnknownToBindingScan)),
             SExpr::Empty(s) => {
                 let zero = Expr::int(0, int);
                 self.a.set_order[*s]
@@ -653,7 +653,7 @@ impl Inst<'_> {
             SExpr::Unary(op, a) => {
                 let a = self.expr(a);
                 if !self.p.types.is_scalar(a.ty) {
-                    return self.nondet("operator on a non-scalar value");
+                    return self.nondet(NondetReason::OperatorOnNonScalar);
                 }
                 match op {
                     UnaryOp::LogNot => Expr::new(ExprKind::Unary(*op, Box::new(a)), int),
@@ -679,7 +679,7 @@ impl Inst<'_> {
         let int = self.int(IntKind::Int);
         let ty = &self.p.types;
         if !ty.is_scalar(a.ty) || !ty.is_scalar(b.ty) {
-            return self.nondet("operator on a non-scalar value");
+            return self.nondet(NondetReason::OperatorOnNonScalar);
         }
         let mk = |a: Expr, b: Expr, t: TypeId| {
             Expr::new(ExprKind::Binary(op, Box::new(a), Box::new(b)), t)

@@ -246,7 +246,7 @@ impl<'p> Cpa for PredicateCpa<'p> {
 
     fn transfer(&self, s: &PredState, step: &Transition, _prec: &Precision) -> Vec<PredState> {
         let mut sym = s.sym.clone();
-        let (c, _) = apply(&self.enc, &mut sym, step, self.program);
+        let c = apply(&self.enc, &mut sym, step, self.program).constraint;
         if !sym.sound {
             self.unsound.set(true);
         }

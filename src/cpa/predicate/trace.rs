@@ -11,7 +11,7 @@ use z3::ast::{Bool, BV};
 use crate::cfa::{EdgeOp, LocId, Program};
 use crate::cpa::Step;
 use crate::cpa::{Transition, WovenOp};
-use crate::smt::step::{apply, merge};
+use crate::smt::step::{apply, merge, Post};
 use crate::smt::{Encoder, SymState};
 
 pub type Trace = Rc<TraceNode>;
@@ -202,7 +202,10 @@ pub fn execute(
                     let mut st = take(&mut states, key(prev));
                     let mut g = guards[&key(prev)].clone();
                     if let Some(tr) = transition(p, t) {
-                        let (c, v) = apply(enc, &mut st, &tr, p);
+                        let Post {
+                            constraint: c,
+                            value: v,
+                        } = apply(enc, &mut st, &tr, p);
                         let c = match (c, conditions) {
                             (Some(c), Conditions::All) => Some(c),
                             (Some(c), Conditions::Tracked) => {

@@ -16,8 +16,7 @@ use lang_c::span::Node;
 
 use super::Lowerer;
 use crate::cfa::EdgeOp;
-use crate::ir::{BinaryOp, Expr, ExprKind, IntKind, SrcPos, Type, UnaryOp};
-use crate::smt::step::INLINE_ASM;
+use crate::ir::{BinaryOp, Expr, ExprKind, HavocReason, IntKind, SrcPos, Type, UnaryOp};
 use crate::Result;
 
 /// A source operand: an asm operand (`%N`) or an immediate (`$N`).
@@ -135,7 +134,7 @@ impl<'a> Lowerer<'a> {
                     self.emit(
                         EdgeOp::Havoc {
                             lvalues: Vec::new(),
-                            reason: INLINE_ASM,
+                            reason: HavocReason::InlineAssembly,
                         },
                         pos,
                     );
@@ -161,7 +160,7 @@ impl<'a> Lowerer<'a> {
         self.emit(
             EdgeOp::Havoc {
                 lvalues: outs,
-                reason: INLINE_ASM,
+                reason: HavocReason::InlineAssembly,
             },
             pos,
         );

@@ -7,7 +7,9 @@ use lang_c::span::{Node, Span};
 use super::types::fold;
 use super::{Lowerer, Symbol};
 use crate::cfa::EdgeOp;
-use crate::ir::{BinaryOp, Expr, ExprKind, FuncId, IntKind, SrcPos, Type, TypeId, UnaryOp};
+use crate::ir::{
+    BinaryOp, Expr, ExprKind, FuncId, IntKind, NondetReason, SrcPos, Type, TypeId, UnaryOp,
+};
 use crate::Result;
 
 /// Whether evaluating the expression may change the program state.
@@ -160,7 +162,7 @@ impl<'a> Lowerer<'a> {
             } else {
                 self.common_type(a.ty, b.ty)
             };
-            return Expr::new(ExprKind::Nondet("floating-point arithmetic"), ty);
+            return Expr::new(ExprKind::Nondet(NondetReason::FloatArithmetic), ty);
         }
         if op.is_comparison() || matches!(op, BinaryOp::LogAnd | BinaryOp::LogOr) {
             let (a, b) = if !pa && !pb && !matches!(op, BinaryOp::LogAnd | BinaryOp::LogOr) {
@@ -289,7 +291,7 @@ impl<'a> Lowerer<'a> {
                 }
                 let v = self.rvalue(&c.node.expression)?;
                 if self.is_float(v.ty) && !self.is_float(ty) {
-                    Expr::new(ExprKind::Nondet("conversion from floating point"), ty)
+                    Expr::new(ExprKind::Nondet(NondetReason::FloatConversion), ty)
                 } else {
                     self.convert(v, ty)
                 }
@@ -314,7 +316,7 @@ impl<'a> Lowerer<'a> {
             Expression::VaArg(v) => {
                 self.effect(&v.node.va_list)?;
                 let ty = self.type_name(&v.node.type_name.node)?;
-                Expr::new(ExprKind::Nondet("va_arg"), ty)
+                Expr::new(ExprKind::Nondet(NondetReason::VaArg), ty)
             }
             Expression::Statement(s) => self.statement_expr(s)?,
             Expression::GenericSelection(g) => {
@@ -636,7 +638,7 @@ impl<'a> Lowerer<'a> {
                 let v = self.rvalue(&u.node.operand)?;
                 if self.is_float(v.ty) {
                     return Ok(Expr::new(
-                        ExprKind::Nondet("floating-point arithmetic"),
+                        ExprKind::Nondet(NondetReason::FloatArithmetic),
                         v.ty,
                     ));
                 }
@@ -991,7 +993,7 @@ impl<'a> Lowerer<'a> {
         };
         if self.dry > 0 {
             return Ok(Some(Expr::new(
-                ExprKind::Nondet("call in a type-only context"),
+                ExprKind::Nondet(NondetReason::CallInTypeOnlyContext),
                 ret,
             )));
         }
@@ -1039,7 +1041,7 @@ impl<'a> Lowerer<'a> {
         let mut u = t;
         while let Type::Array { elem, len } = self.p.types.get(u).clone() {
             if len.is_none() {
-                return Expr::new(ExprKind::Nondet("sizeof of a variable-length array"), ulong);
+                return Expr::new(ExprKind::Nondet(NondetReason::VlaSizeof), ulong);
             }
             u = elem;
         }
@@ -1087,7 +1089,7 @@ impl<'a> Lowerer<'a> {
                         self.emit(
                             EdgeOp::Havoc {
                                 lvalues: vec![lv],
-                                reason: "va_list",
+                                reason: crate::ir::HavocReason::VaList,
                             },
                             pos,
                         );

@@ -312,7 +312,7 @@ impl<'a> Lowerer<'a> {
                 self.emit(
                     EdgeOp::Havoc {
                         lvalues: vec![target.clone()],
-                        reason: "initialiser with elided braces",
+                        reason: crate::ir::HavocReason::ElidedBraces,
                     },
                     pos,
                 );

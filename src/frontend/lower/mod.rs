@@ -598,7 +598,7 @@ impl<'a> Lowerer<'a> {
         };
         let args = params
             .iter()
-            .map(|&t| Expr::new(ExprKind::Nondet(crate::smt::ENTRY_ARGUMENT), t))
+            .map(|&t| Expr::new(ExprKind::Nondet(crate::ir::NondetReason::EntryArgument), t))
             .collect();
         self.emit(
             EdgeOp::Call {

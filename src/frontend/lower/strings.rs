@@ -52,7 +52,7 @@ impl<'a> Lowerer<'a> {
             self.effect(a)?;
         }
         Ok(Some(Expr::new(
-            ExprKind::Nondet("strlen of a string that is not a literal"),
+            ExprKind::Nondet(crate::ir::NondetReason::StrlenOfNonLiteral),
             ulong,
         )))
     }
