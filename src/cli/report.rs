@@ -50,7 +50,7 @@ pub fn run(a: ReportArgs) -> Result<ExitCode> {
         None => None,
     };
     let report =
-        summary::Report::from_lines(&a.results.display().to_string(), lines, expected.as_ref());
+        summary::Report::from_lines(&a.results.display().to_string(), &lines, expected.as_ref());
     let format = match a.format {
         Format::Text => summary::Format::Text,
         Format::Markdown => summary::Format::Markdown,
