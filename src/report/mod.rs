@@ -1,4 +1,7 @@
-//! Per-property results and the JSON output of `mpv verify` (schema in README.md).
+//! Per-property results and the JSON output of `mpv verify` (schema in README.md);
+//! [`html`]: the HTML report of a batch (`mpv report --html`).
+
+pub mod html;
 
 use serde::{Deserialize, Serialize};
 
