@@ -140,7 +140,8 @@ impl ResultsFile {
 }
 
 /// The result line of a task: `mpv verify`'s JSON (when it printed one) with
-/// the batch's fields on top: `key`, `file` (the task path), `set`, `rule`,
+/// the batch's fields on top: `key`, `file` (the task path), `path` (the
+/// module's file as verify read it, absolute), `set`, `rule`,
 /// `prp`, `expected`, `status` (+ `status_detail`, `stderr` when not ok),
 /// `wall_s`, `cpu_s`, `peak_mem_mb` (of the child, from rusage), `exit`, `limits`.
 pub fn line(task: &Task, o: &Outcome, limits: &Limits, cfg: &super::runner::Config) -> Value {
@@ -165,6 +166,10 @@ pub fn line(task: &Task, o: &Outcome, limits: &Limits, cfg: &super::runner::Conf
     }
     m.insert("key".into(), json!(task.key));
     m.insert("file".into(), json!(task.file));
+    // Where the module was read from (`file` is relative to the manifest's
+    // root, which the line does not record): the HTML report shows its source.
+    let path = std::fs::canonicalize(&task.path).unwrap_or_else(|_| task.path.clone());
+    m.insert("path".into(), json!(path.display().to_string()));
     m.insert("set".into(), json!(task.set));
     m.insert("rule".into(), json!(task.rule));
     m.insert(

@@ -22,7 +22,7 @@ pub const SCORE_WRONG_FALSE: i64 = -16;
 pub const SCORE_WRONG_TRUE: i64 = -32;
 
 /// Tasks that did not finish listed by name (every wrong verdict is listed).
-const FAILED_LISTED: usize = 50;
+pub const FAILED_LISTED: usize = 50;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Format {
@@ -34,6 +34,9 @@ pub enum Format {
 /// One task's line, reduced.
 #[derive(Clone, Debug)]
 pub struct TaskRow {
+    pub key: String,
+    /// The index of the task's line among the lines the report was made of.
+    pub line: usize,
     pub file: String,
     pub set: String,
     pub status: String,
@@ -46,21 +49,81 @@ pub struct TaskRow {
 /// One verdict of one task, with what the benchmark expects.
 #[derive(Clone, Debug)]
 pub struct Judgement {
+    /// The index of the task in [`Report::tasks`].
+    pub task: usize,
     pub file: String,
     pub set: String,
     pub rule: String,
+    /// The id of the property the verdict is mpv's for (`None`: the task
+    /// reported no property for an expected rule).
+    pub property: Option<String>,
     /// `true`, `false` or `unknown`.
     pub verdict: String,
     pub expected: Option<ExpectedVerdict>,
 }
 
+/// How a verdict compares with the expected one.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Outcome {
+    Correct,
+    Wrong,
+    /// A definite verdict where the benchmark expects `unknown`.
+    Unconfirmed,
+    /// mpv said UNKNOWN.
+    Undecided,
+    /// Nothing is expected of this property.
+    NotExpected,
+}
+
 impl Judgement {
     pub fn is_wrong(&self) -> bool {
-        matches!(
-            (self.verdict.as_str(), self.expected),
-            ("true", Some(ExpectedVerdict::False)) | ("false", Some(ExpectedVerdict::True))
-        )
+        self.outcome() == Outcome::Wrong
     }
+
+    pub fn outcome(&self) -> Outcome {
+        use ExpectedVerdict as E;
+        match (self.verdict.as_str(), self.expected) {
+            (_, None) => Outcome::NotExpected,
+            ("true", Some(E::True)) | ("false", Some(E::False)) => Outcome::Correct,
+            ("true", Some(E::False)) | ("false", Some(E::True)) => Outcome::Wrong,
+            ("true" | "false", Some(E::Unknown)) => Outcome::Unconfirmed,
+            _ => Outcome::Undecided,
+        }
+    }
+
+    /// The expected verdict as the benchmark writes it (`-`: none).
+    pub fn expected_text(&self) -> &'static str {
+        match self.expected {
+            Some(ExpectedVerdict::True) => "true",
+            Some(ExpectedVerdict::False) => "false",
+            Some(ExpectedVerdict::Unknown) => "unknown",
+            None => "-",
+        }
+    }
+}
+
+/// The columns of a row of the per-set and per-rule tables after its name.
+pub const COUNT_COLUMNS: [&str; 10] = [
+    "tasks",
+    "TRUE",
+    "FALSE",
+    "UNKNOWN",
+    "correct TRUE",
+    "correct FALSE",
+    "wrong TRUE",
+    "wrong FALSE",
+    "unconfirmed",
+    "score",
+];
+
+/// One of the summary's count tables: its title, the header of its name
+/// column and its rows, the total last.
+pub struct CountTable {
+    pub title: &'static str,
+    pub name_column: &'static str,
+    /// [`COUNT_COLUMNS`] with the per-rule table's `tasks` named `verdicts`.
+    pub columns: [&'static str; 10],
+    pub rows: Vec<(String, Counts)>,
 }
 
 /// Counts of one row of the summary tables.
@@ -78,8 +141,8 @@ pub struct Counts {
 }
 
 impl Counts {
-    /// The table columns after the name, in header order.
-    fn cells(&self) -> Vec<String> {
+    /// The table columns after the name, in [`COUNT_COLUMNS`] order.
+    pub fn cells(&self) -> Vec<String> {
         [
             self.tasks,
             self.verdicts[0],
@@ -176,7 +239,7 @@ impl Report {
     /// replaces the expected verdicts the lines carry.
     pub fn from_lines(
         source: &str,
-        lines: Vec<(usize, Map<String, Value>)>,
+        lines: &[(usize, Map<String, Value>)],
         expected: Option<&ExpectedIndex>,
     ) -> Report {
         let mut last: BTreeMap<String, usize> = BTreeMap::new();
@@ -195,16 +258,19 @@ impl Report {
         };
         for i in order {
             let m = &lines[i].1;
-            r.add_line(m, expected);
+            r.add_line(i, m, expected);
         }
         r
     }
 
-    fn add_line(&mut self, m: &Map<String, Value>, index: Option<&ExpectedIndex>) {
+    fn add_line(&mut self, line: usize, m: &Map<String, Value>, index: Option<&ExpectedIndex>) {
         let file = str_of(m, "file").to_string();
         let set = str_of(m, "set").to_string();
         let status = str_of(m, "status").to_string();
+        let task = self.tasks.len();
         self.tasks.push(TaskRow {
+            key: str_of(m, "key").to_string(),
+            line,
             file: file.clone(),
             set: set.clone(),
             status: status.clone(),
@@ -245,9 +311,11 @@ impl Report {
                 used[k] = true;
             }
             self.judgements.push(Judgement {
+                task,
                 file: file.clone(),
                 set: set.clone(),
                 rule: e.rule.clone(),
+                property: found.map(|k| props[k].0.to_string()),
                 verdict: found.map_or("unknown", |k| props[k].1).to_string(),
                 expected: Some(e.verdict),
             });
@@ -262,9 +330,11 @@ impl Report {
                 _ => id,
             };
             self.judgements.push(Judgement {
+                task,
                 file: file.clone(),
                 set: set.clone(),
                 rule: rule.to_string(),
+                property: Some(id.to_string()),
                 verdict: verdict.to_string(),
                 expected: None,
             });
@@ -290,77 +360,62 @@ impl Report {
         (sets, rules, total)
     }
 
+    /// The per-set and the per-rule table, each with its total row.
+    pub fn count_tables(&self) -> [CountTable; 2] {
+        let (sets, rules, total) = self.tables();
+        let rows = |map: BTreeMap<String, Counts>| {
+            let mut rows: Vec<(String, Counts)> = map.into_iter().collect();
+            rows.push(("total".to_string(), total.clone()));
+            rows
+        };
+        let mut rule_columns = COUNT_COLUMNS;
+        rule_columns[0] = "verdicts";
+        [
+            CountTable {
+                title: "per set",
+                name_column: "set",
+                columns: COUNT_COLUMNS,
+                rows: rows(sets),
+            },
+            CountTable {
+                title: "per rule",
+                name_column: "rule",
+                columns: rule_columns,
+                rows: rows(rules),
+            },
+        ]
+    }
+
     pub fn wrong(&self) -> Vec<&Judgement> {
         self.judgements.iter().filter(|j| j.is_wrong()).collect()
     }
 
-    pub fn render(&self, format: Format, slowest: usize) -> String {
-        let (sets, rules, total) = self.tables();
-        if format == Format::Csv {
-            return csv(&sets, &rules, &total);
-        }
-        let md = format == Format::Markdown;
-        let mut out = String::new();
+    /// How many tasks have each status.
+    pub fn statuses(&self) -> BTreeMap<&str, usize> {
         let mut statuses: BTreeMap<&str, usize> = BTreeMap::new();
         for t in &self.tasks {
             *statuses.entry(t.status.as_str()).or_default() += 1;
         }
-        let status_text: Vec<String> = statuses.iter().map(|(s, n)| format!("{s} {n}")).collect();
-        let head = if md { "## " } else { "" };
-        let _ = writeln!(
-            out,
-            "{head}mpv report: {} ({} tasks, {} verdicts{})",
-            self.source,
-            self.tasks.len(),
-            self.judgements.len(),
-            if self.duplicates > 0 {
-                format!(
-                    "; {} repeated lines, the last of each counts",
-                    self.duplicates
-                )
-            } else {
-                String::new()
-            }
-        );
-        let _ = writeln!(out, "\nstatus: {}", status_text.join(", "));
-        let header = [
-            "tasks",
-            "TRUE",
-            "FALSE",
-            "UNKNOWN",
-            "correct TRUE",
-            "correct FALSE",
-            "wrong TRUE",
-            "wrong FALSE",
-            "unconfirmed",
-            "score",
-        ];
-        let row = |name: &str, c: &Counts| {
-            let mut v = vec![name.to_string()];
-            v.extend(c.cells());
-            v
-        };
-        for (title, first, map) in [("per set", "set", &sets), ("per rule", "rule", &rules)] {
-            let mut rows: Vec<Vec<String>> = map.iter().map(|(k, c)| row(k, c)).collect();
-            rows.push(row("total", &total));
-            let mut h = vec![first];
-            h.extend(header);
-            if title == "per rule" {
-                h[1] = "verdicts";
-            }
-            let _ = writeln!(out, "\n{head}{title}\n");
-            out += &table(md, &h, &rows);
-        }
-        let _ = writeln!(
-            out,
-            "\nscore: +{SCORE_CORRECT_TRUE} correct TRUE, +{SCORE_CORRECT_FALSE} correct FALSE, \
-             {SCORE_WRONG_FALSE} wrong FALSE, {SCORE_WRONG_TRUE} wrong TRUE, 0 UNKNOWN or unconfirmed"
-        );
+        statuses
+    }
 
+    /// The header line's note on repeated keys (empty when there are none).
+    pub fn duplicates_note(&self) -> String {
+        if self.duplicates > 0 {
+            format!(
+                "; {} repeated lines, the last of each counts",
+                self.duplicates
+            )
+        } else {
+            String::new()
+        }
+    }
+
+    /// The resources table: its header and its CPU and memory rows (total,
+    /// p50, p90, p99, max per task).
+    pub fn resources(&self) -> ([&'static str; 6], Vec<Vec<String>>) {
         let cpu: Vec<f64> = self.tasks.iter().map(|t| t.cpu_s).collect();
         let mem: Vec<f64> = self.tasks.iter().map(|t| t.peak_mem_mb).collect();
-        let wall: f64 = self.tasks.iter().map(|t| t.wall_s).sum();
-        let _ = writeln!(out, "\n{head}resources per task\n");
         let q = |v: &[f64]| {
             let mut r = vec![format!("{:.1}", v.iter().sum::<f64>())];
             for p in [50.0, 90.0, 99.0, 100.0] {
@@ -373,19 +428,78 @@ impl Report {
         let mut mem_row = vec!["peak memory MB".to_string()];
         mem_row.extend(q(&mem));
         mem_row[1] = "-".into();
-        out += &table(
-            md,
-            &["", "total", "p50", "p90", "p99", "max"],
-            &[cpu_row, mem_row],
-        );
-        let _ = writeln!(out, "\nwall time of the children: {wall:.1} s in total");
+        (
+            ["", "total", "p50", "p90", "p99", "max"],
+            vec![cpu_row, mem_row],
+        )
+    }
 
+    /// The wall time of all children together, in seconds.
+    pub fn wall_s(&self) -> f64 {
+        self.tasks.iter().map(|t| t.wall_s).sum()
+    }
+
+    /// The `n` tasks that took the most CPU time, slowest first.
+    pub fn slowest(&self, n: usize) -> Vec<&TaskRow> {
         let mut slow: Vec<&TaskRow> = self.tasks.iter().collect();
         slow.sort_by(|a, b| b.cpu_s.total_cmp(&a.cpu_s));
-        let _ = writeln!(out, "\n{head}slowest tasks\n");
-        let rows: Vec<Vec<String>> = slow
+        slow.truncate(n);
+        slow
+    }
+
+    /// The tasks that did not finish (`status` other than `ok`).
+    pub fn unfinished(&self) -> Vec<&TaskRow> {
+        self.tasks.iter().filter(|t| t.status != "ok").collect()
+    }
+
+    pub fn render(&self, format: Format, slowest: usize) -> String {
+        if format == Format::Csv {
+            let (sets, rules, total) = self.tables();
+            return csv(&sets, &rules, &total);
+        }
+        let md = format == Format::Markdown;
+        let mut out = String::new();
+        let status_text: Vec<String> = self
+            .statuses()
             .iter()
-            .take(slowest)
+            .map(|(s, n)| format!("{s} {n}"))
+            .collect();
+        let head = if md { "## " } else { "" };
+        let _ = writeln!(
+            out,
+            "{head}mpv report: {} ({} tasks, {} verdicts{})",
+            self.source,
+            self.tasks.len(),
+            self.judgements.len(),
+            self.duplicates_note()
+        );
+        let _ = writeln!(out, "\nstatus: {}", status_text.join(", "));
+        for t in self.count_tables() {
+            let rows: Vec<Vec<String>> = t
+                .rows
+                .iter()
+                .map(|(k, c)| std::iter::once(k.clone()).chain(c.cells()).collect())
+                .collect();
+            let mut h = vec![t.name_column];
+            h.extend(t.columns);
+            let _ = writeln!(out, "\n{head}{}\n", t.title);
+            out += &table(md, &h, &rows);
+        }
+        let _ = writeln!(out, "\n{}", score_note());
+
+        let _ = writeln!(out, "\n{head}resources per task\n");
+        let (header, rows) = self.resources();
+        out += &table(md, &header, &rows);
+        let _ = writeln!(
+            out,
+            "\nwall time of the children: {:.1} s in total",
+            self.wall_s()
+        );
+
+        let _ = writeln!(out, "\n{head}slowest tasks\n");
+        let rows: Vec<Vec<String>> = self
+            .slowest(slowest)
+            .iter()
             .map(|t| vec![format!("{:.2}", t.cpu_s), t.status.clone(), t.file.clone()])
             .collect();
         out += &table(md, &["CPU s", "status", "task"], &rows);
@@ -396,18 +510,13 @@ impl Report {
             let rows: Vec<Vec<String>> = wrong
                 .iter()
                 .map(|j| {
-                    vec![
-                        j.file.clone(),
-                        j.rule.clone(),
-                        format!("{:?}", j.expected.unwrap_or(ExpectedVerdict::Unknown))
-                            .to_lowercase(),
-                        j.verdict.clone(),
-                    ]
+                    let expected = j.expected_text().to_string();
+                    vec![j.file.clone(), j.rule.clone(), expected, j.verdict.clone()]
                 })
                 .collect();
             out += &table(md, &["task", "rule", "expected", "mpv"], &rows);
         }
-        let failed: Vec<&TaskRow> = self.tasks.iter().filter(|t| t.status != "ok").collect();
+        let failed = self.unfinished();
         if !failed.is_empty() {
             let _ = writeln!(out, "\n{head}tasks that did not finish: {}\n", failed.len());
             let rows: Vec<Vec<String>> = failed
@@ -425,6 +534,14 @@ impl Report {
         }
         out
     }
+}
+
+/// How verdicts are scored, as the report states it.
+pub fn score_note() -> String {
+    format!(
+        "score: +{SCORE_CORRECT_TRUE} correct TRUE, +{SCORE_CORRECT_FALSE} correct FALSE, \
+         {SCORE_WRONG_FALSE} wrong FALSE, {SCORE_WRONG_TRUE} wrong TRUE, 0 UNKNOWN or unconfirmed"
+    )
 }
 
 /// Pairs each expected verdict with the property it is about: for each entry
@@ -575,7 +692,7 @@ mod tests {
 
     #[test]
     fn counts_correct_wrong_and_score() {
-        let r = Report::from_lines("r.jsonl", lines(), None);
+        let r = Report::from_lines("r.jsonl", &lines(), None);
         let (sets, rules, total) = r.tables();
         assert_eq!(total.tasks, 7);
         assert_eq!(total.verdicts, [3, 2, 2]);
@@ -603,7 +720,7 @@ mod tests {
         let mut again = l[2].clone();
         again.1["properties"] = json!([{"id": "label:ERROR", "verdict": "false"}]);
         l.push(again);
-        let r = Report::from_lines("r", l, None);
+        let r = Report::from_lines("r", &l, None);
         assert_eq!(r.duplicates, 1);
         assert_eq!(r.tasks.len(), 7);
         assert_eq!(r.wrong().len(), 1);
@@ -620,7 +737,7 @@ mod tests {
                          {"rule": "32_1", "property": null, "verdict": "false"},
                          {"rule": "68_1", "property": null, "verdict": "true"}],
         }))];
-        let r = Report::from_lines("r", l, None);
+        let r = Report::from_lines("r", &l, None);
         let (_, rules, total) = r.tables();
         assert_eq!(rules["08_1a"].correct_true, 1);
         assert_eq!(rules["32_1"].correct_false, 1);

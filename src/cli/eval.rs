@@ -38,7 +38,8 @@ fn split_run(arg: &str) -> (Option<&str>, &str) {
     }
 }
 
-fn load(arg: &str) -> Result<Run> {
+/// A run from `NAME=FILE` or a bare `FILE` (named by its lines' strategy, else its file name).
+pub(super) fn load(arg: &str) -> Result<Run> {
     let (name, file) = split_run(arg);
     let path = Path::new(file);
     let lines = results::read(path)?;

@@ -1,8 +1,11 @@
-//! Per-property results and the JSON output of `mpv verify` (schema in README.md).
+//! Per-property results and the JSON output of `mpv verify` (schema in README.md);
+//! [`html`]: the HTML report of a batch (`mpv report --html`).
 
-use serde::Serialize;
+pub mod html;
 
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+use serde::{Deserialize, Serialize};
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
 pub enum Verdict {
     True,
@@ -11,7 +14,7 @@ pub enum Verdict {
 }
 
 /// What a counterexample step does (witnesses turn these into waypoints).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum StepKind {
     /// An assume (`branch` says which way a branching construct went, if it decides one).
@@ -28,8 +31,8 @@ pub enum StepKind {
     Woven,
 }
 
-/// One step of a counterexample.
-#[derive(Clone, Debug, Serialize)]
+/// One step of a counterexample (read back from results files by the HTML report).
+#[derive(Clone, Debug, Serialize, Deserialize)]
 pub struct CexStep {
     pub file: String,
     pub line: u32,
@@ -39,7 +42,9 @@ pub struct CexStep {
     pub values: Option<String>,
     pub kind: StepKind,
     /// The line and column of the step in the input file (0: none).
+    #[serde(default)]
     pub input_line: u32,
+    #[serde(default)]
     pub input_column: u32,
     /// For an assume deciding the condition of a branching construct (`if`,
     /// `while`, `for`, `?:`): whether that condition held.
@@ -148,12 +153,13 @@ fn c_constant(p: &crate::cfa::Program, ty: crate::ir::TypeId, bits: u64) -> Opti
     })
 }
 
-#[derive(Clone, Debug, Serialize)]
+#[derive(Clone, Debug, Serialize, Deserialize)]
 pub struct Counterexample {
     /// The property whose error state the path reaches.
     pub property: String,
     pub steps: Vec<CexStep>,
     /// Assumptions the path is feasible under (empty: none).
+    #[serde(default)]
     pub assumptions: Vec<String>,
 }
 
@@ -378,36 +384,39 @@ pub fn trace_text(c: &Counterexample, source: &str) -> String {
             flush(&mut out, &current, &mut notes);
             current = Some((s.input_line, format!("    {}", "  ".repeat(depth))));
         }
-        // Integers as C constants of their type; other values (pointers) in hex.
-        let value = s.value_c.clone().or_else(|| {
-            let v: u64 = s.values.as_ref()?.parse().ok()?;
-            Some(format!("{v:#x}"))
-        });
-        let value = value.as_ref();
-        match (s.kind, &s.callee, value) {
-            (StepKind::Enter, Some(f), _) => {
-                notes.push(format!("enter {f}"));
-                depth += 1;
-            }
-            (StepKind::Return, Some(f), _) => notes.push(format!("back from {f}")),
-            (StepKind::Assume, _, _) => match s.branch {
-                Some(false) => notes.push("condition false".into()),
-                Some(true) => notes.push("condition true".into()),
-                None => {}
-            },
-            (StepKind::Call, Some(f), Some(v)) => notes.push(format!("{f}() = {v}")),
-            (StepKind::Assign, _, Some(v)) if s.op.starts_with("return") => {
-                notes.push(format!("returns {v}"))
-            }
-            (StepKind::Assign, _, Some(v)) => {
-                let lhs = s.op.split(" = ").next().unwrap_or("").trim();
-                notes.push(format!("{lhs} = {v}"));
-            }
-            _ => {}
+        if s.kind == StepKind::Enter && s.callee.is_some() {
+            depth += 1;
         }
+        notes.extend(step_note(s));
     }
     flush(&mut out, &current, &mut notes);
     out
+}
+
+/// What a step of a counterexample shows beside its source line: the
+/// function entered or left, the branch taken, the value a function without
+/// a body returned or the value assigned (integers as C constants of their
+/// type, other values — pointers — in hex). `None` for steps without one
+/// and for the automata's own operations.
+pub fn step_note(s: &CexStep) -> Option<String> {
+    let value = s.value_c.clone().or_else(|| {
+        let v: u64 = s.values.as_ref()?.parse().ok()?;
+        Some(format!("{v:#x}"))
+    });
+    match (s.kind, &s.callee, value) {
+        (StepKind::Enter, Some(f), _) => Some(format!("enter {f}")),
+        (StepKind::Return, Some(f), _) => Some(format!("back from {f}")),
+        (StepKind::Assume, _, _) => s.branch.map(|b| format!("condition {b}")),
+        (StepKind::Call, Some(f), Some(v)) => Some(format!("{f}() = {v}")),
+        (StepKind::Assign, _, Some(v)) if s.op.starts_with("return") => {
+            Some(format!("returns {v}"))
+        }
+        (StepKind::Assign, _, Some(v)) => {
+            let lhs = s.op.split(" = ").next().unwrap_or("").trim();
+            Some(format!("{lhs} = {v}"))
+        }
+        _ => None,
+    }
 }
 
 #[cfg(test)]
