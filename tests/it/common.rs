@@ -31,6 +31,15 @@ fn unpack() -> PathBuf {
     PathBuf::from(String::from_utf8_lossy(&out.stdout).trim())
 }
 
+/// Whether the LDV corpus can be had: `$MPV_BENCH_DIR` is set or
+/// `../shared/benchmarks/unpack.sh` is there.
+pub fn corpus_available() -> bool {
+    std::env::var_os("MPV_BENCH_DIR").is_some()
+        || Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("../shared/benchmarks/unpack.sh")
+            .exists()
+}
+
 /// Rows of a manifest as columns (header skipped).
 pub fn manifest(name: &str) -> Vec<Vec<String>> {
     let path = corpus_dir().join(name);
@@ -48,6 +57,29 @@ pub fn seeded_hash(s: &str, seed: u64) -> u64 {
         h = (h ^ b as u64).wrapping_mul(0x0100_0000_01b3);
     }
     h
+}
+
+/// xorshift64*: a fixed, dependency-free pseudo-random sequence (the
+/// fuzz tests' mutations).
+pub struct Rng(pub u64);
+
+impl Rng {
+    pub fn next(&mut self) -> u64 {
+        self.0 ^= self.0 >> 12;
+        self.0 ^= self.0 << 25;
+        self.0 ^= self.0 >> 27;
+        self.0.wrapping_mul(0x2545_F491_4F6C_DD1D)
+    }
+
+    /// A number in `0..n` (0 when `n` is 0).
+    pub fn below(&mut self, n: usize) -> usize {
+        (self.next() % n.max(1) as u64) as usize
+    }
+
+    /// One of `items`.
+    pub fn pick<'a, T>(&mut self, items: &'a [T]) -> &'a T {
+        &items[self.below(items.len())]
+    }
 }
 
 /// A program of `tests/programs/DIR` and the verdicts it is expected to

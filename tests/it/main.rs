@@ -12,6 +12,7 @@ mod engine_programs;
 mod eval_cli;
 mod frontend_cfa;
 mod frontend_corpus;
+mod fuzz;
 mod multi_programs;
 mod predicate_programs;
 mod rule_verdicts;
