@@ -28,7 +28,7 @@ use mpv::frontend::source::strip_comments;
 use mpv::frontend::{parse_file_timed, FrontendOptions};
 use rayon::prelude::*;
 
-#[path = "../tests/common/mod.rs"]
+#[path = "../tests/it/common.rs"]
 mod common;
 
 #[global_allocator]

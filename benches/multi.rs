@@ -23,7 +23,7 @@
 
 use std::process::Command;
 
-#[path = "../tests/common/mod.rs"]
+#[path = "../tests/it/common.rs"]
 mod common;
 
 fn main() {

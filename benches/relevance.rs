@@ -11,7 +11,7 @@ use mpv::frontend::{parse_file, FrontendOptions};
 use mpv::spec::{prp, relevance};
 use rayon::prelude::*;
 
-#[path = "../tests/common/mod.rs"]
+#[path = "../tests/it/common.rs"]
 mod common;
 
 #[global_allocator]

@@ -15,7 +15,7 @@
 use std::collections::BTreeMap;
 use std::process::Command;
 
-#[path = "../tests/common/mod.rs"]
+#[path = "../tests/it/common.rs"]
 mod common;
 
 /// Tasks whose expected verdict contradicts C semantics, with the reason

@@ -16,7 +16,7 @@
 
 use std::process::Command;
 
-#[path = "../tests/common/mod.rs"]
+#[path = "../tests/it/common.rs"]
 mod common;
 
 /// `ldv_*` names in the order of LDV's `FunctionCall(...)` entries.

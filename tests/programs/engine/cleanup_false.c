@@ -1,5 +1,6 @@
 /* `__attribute__((cleanup(f)))`: f(&var) runs when the variable's scope
- * is left, here by falling through the end of the block. */
+ * is left, here by falling through the end of the block.
+ * expect: symexec=false cegar=false */
 int released;
 static void release(int *p) { released = *p; }
 int main(void)

@@ -1,4 +1,5 @@
-/* A goto out of the scope of a variable with a cleanup runs the cleanup. */
+/* A goto out of the scope of a variable with a cleanup runs the cleanup.
+ * expect: symexec=false cegar=false */
 int released;
 static void release(int *p) { released = *p; }
 int main(void)

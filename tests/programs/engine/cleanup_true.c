@@ -1,6 +1,7 @@
 /* Cleanups run on fall-through, return, break, continue and a goto out of
  * the variable's scope (not one within it), innermost variable first,
- * after a return value is computed. */
+ * after a return value is computed.
+ * expect: symexec=true cegar=true */
 int count;
 int last;
 static void release(int *p) { count++; last = *p; }

@@ -1,4 +1,5 @@
-/* GCC folds __builtin_constant_p of an integer constant expression to 1. */
+/* GCC folds __builtin_constant_p of an integer constant expression to 1.
+ * expect: symexec=false */
 int main(void)
 {
   int x = 3;

@@ -1,5 +1,6 @@
 /* __builtin_constant_p of a variable is 0 without optimisation, and of a
- * constant 1: the two branches of the kernel's idiom never mix up. */
+ * constant 1: the two branches of the kernel's idiom never mix up.
+ * expect: symexec=true */
 int main(void)
 {
   int x = 3;

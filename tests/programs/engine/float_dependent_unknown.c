@@ -1,4 +1,5 @@
-/* The error depends on a floating-point result, which is not modelled. */
+/* The error depends on a floating-point result, which is not modelled.
+ * expect: cegar=unknown */
 extern int __VERIFIER_nondet_int(void);
 int main(void) {
   int n = __VERIFIER_nondet_int();

@@ -1,5 +1,6 @@
 /* Floating point is not modelled (its values are havoc symbols); the error
-   condition does not depend on them. */
+   condition does not depend on them.
+   expect: cegar=false */
 extern int __VERIFIER_nondet_int(void);
 int main(void) {
   int n = __VERIFIER_nondet_int();

@@ -1,7 +1,8 @@
 /* setup() is a kernel function without a model that gets a pointer: it may
    write anything, d.buf included, so the read through d.buf is at an address
    the encoding does not model. The verdict is UNKNOWN, and the reason names
-   the call that made memory unknown. */
+   the call that made memory unknown.
+   expect: cegar=unknown */
 struct dev {
   int *buf;
 };

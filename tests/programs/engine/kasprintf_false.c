@@ -1,6 +1,7 @@
 /* kasprintf formats into a string it allocates: it writes nothing the
    module's pointers reach. Under LDV's assumption that a kernel function
-   without a model leaves the module's memory alone, the error path is real. */
+   without a model leaves the module's memory alone, the error path is real.
+   expect: cegar=false */
 extern char *kasprintf(unsigned int gfp, const char *fmt, ...);
 int devs[2];
 int main(void) {

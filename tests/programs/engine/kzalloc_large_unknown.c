@@ -1,6 +1,7 @@
 /* A kzalloc'ed object too large to zero byte by byte: its contents are
  * arbitrary in the encoding, so an error that needs them zero is not
- * confirmed (it is reachable). */
+ * confirmed (it is reachable).
+ * expect: cegar=unknown */
 extern void *kzalloc(unsigned long size, unsigned int flags);
 struct dev { int state; char buf[256]; };
 int main(void)

@@ -1,5 +1,6 @@
 /* A large kzalloc'ed object whose field is written before it is read: the
- * zeroed bytes do not matter and the error path is exact. */
+ * zeroed bytes do not matter and the error path is exact.
+ * expect: cegar=false */
 extern void *kzalloc(unsigned long size, unsigned int flags);
 struct dev { int state; char buf[256]; };
 int main(void)

@@ -1,5 +1,6 @@
 /* A small kzalloc'ed object reads as zero, in any width, before anything
- * writes it: the error is reachable. */
+ * writes it: the error is reachable.
+ * expect: cegar=false */
 extern void *kzalloc(unsigned long size, unsigned int flags);
 struct dev { int state; short flags; char tag; };
 int main(void)

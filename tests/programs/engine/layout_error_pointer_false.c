@@ -1,5 +1,6 @@
 /* Error pointers and NULL are constants, not objects: their integer values
- * are known (PTR_ERR(ERR_PTR(-12)) == -12). */
+ * are known (PTR_ERR(ERR_PTR(-12)) == -12).
+ * expect: symexec=false cegar=false */
 int main(void)
 {
   long err = -12;

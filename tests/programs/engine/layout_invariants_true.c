@@ -3,7 +3,8 @@
  * integer value, an address converted to an integer and back is the pointer
  * again, and so is one less a member's offset (container_of through integer
  * arithmetic, as CIL writes it), and two integer values of addresses are
- * equal exactly when the pointers are. */
+ * equal exactly when the pointers are.
+ * expect: symexec=true cegar=true */
 extern void *malloc(unsigned long size);
 struct pair { int a; int b; };
 int g;

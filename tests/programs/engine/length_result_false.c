@@ -1,7 +1,8 @@
 /* snprintf's result is used: the bytes it wrote are not modelled, and
  * neither is their count. Under LDV's assumption that the count is any
  * non-negative value, the error (which reads only memory snprintf does not
- * write) is reachable. */
+ * write) is reachable.
+ * expect: cegar=false */
 struct dev { char name[16]; int users; };
 extern int snprintf(char *buf, unsigned long size, const char *fmt, ...);
 struct dev d;

@@ -1,5 +1,6 @@
 /* Only calls of noreturn functions end a path: the error after a call
- * of an ordinary external function is reachable. */
+ * of an ordinary external function is reachable.
+ * expect: symexec=false cegar=false */
 struct completion;
 extern void complete_and_exit(struct completion *, long) __attribute__((__noreturn__));
 extern void complete(struct completion *);

@@ -1,5 +1,6 @@
 /* A call of a function declared noreturn ends the path, as does
- * __builtin_unreachable(). */
+ * __builtin_unreachable().
+ * expect: symexec=true cegar=true */
 struct completion;
 extern void complete_and_exit(struct completion *, long) __attribute__((__noreturn__));
 extern _Noreturn void panic(const char *fmt, ...);

@@ -1,6 +1,7 @@
 /* Field offsets computed from a null pointer (the offsetof idiom of
    container_of, also through temporaries as CIL writes it) do not depend
-   on where objects lie: the error path is exact. */
+   on where objects lie: the error path is exact.
+   expect: symexec=false cegar=false */
 struct s {
   int a;
   int b;

@@ -1,5 +1,6 @@
 /* GCC's layout attributes: `packed` removes padding, `aligned(N)` raises
- * the alignment, `#pragma pack(N)` caps the alignment of members. */
+ * the alignment, `#pragma pack(N)` caps the alignment of members.
+ * expect: symexec=true cegar=true */
 struct s { char a; int b; } __attribute__((__packed__));
 struct t { char a; int b __attribute__((aligned(8))); };
 struct __attribute__((aligned(16))) u { char a; };

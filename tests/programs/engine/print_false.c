@@ -1,4 +1,5 @@
-/* printf only prints: the error path through it is real. */
+/* printf only prints: the error path through it is real.
+ * expect: cegar=false */
 void printf(char *format);
 int main(void) {
   int a = 1;

@@ -1,5 +1,6 @@
 /* Two initialised definitions of one global: an error. A tentative
- * definition and an extern declaration are not. */
+ * definition and an extern declaration are not.
+ * expect: symexec=error cegar=error */
 extern int g;
 int g;
 int g = 1;

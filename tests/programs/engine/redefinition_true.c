@@ -1,5 +1,6 @@
 /* Declarations, tentative definitions and a GNU extern inline body before
- * the real one are no redefinitions. */
+ * the real one are no redefinitions.
+ * expect: symexec=true cegar=true */
 extern int g;
 int g;
 int g = 1;

@@ -1,4 +1,5 @@
-/* Two bodies of one function: an error, as a compiler says. */
+/* Two bodies of one function: an error, as a compiler says.
+ * expect: symexec=error cegar=error */
 int main(void)
 {
 ERROR:

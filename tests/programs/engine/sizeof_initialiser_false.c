@@ -1,4 +1,5 @@
-/* An array's length may come from its initialiser (C11 6.7.9p22). */
+/* An array's length may come from its initialiser (C11 6.7.9p22).
+ * expect: symexec=false */
 int main(void)
 {
   int a[] = {1, 2, 3};

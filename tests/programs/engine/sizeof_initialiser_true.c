@@ -1,4 +1,5 @@
-/* The lengths an initialiser gives are exact. */
+/* The lengths an initialiser gives are exact.
+ * expect: symexec=true */
 static char g[] = "abc";
 int main(void)
 {

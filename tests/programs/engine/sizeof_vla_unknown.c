@@ -1,4 +1,5 @@
-/* sizeof of a variable-length array is its run-time length: not 0. */
+/* sizeof of a variable-length array is its run-time length: not 0.
+ * expect: symexec=false|unknown */
 extern int __VERIFIER_nondet_int(void);
 int main(void)
 {

@@ -1,6 +1,7 @@
 /* Kernel functions that write a span of constant length (memset,
  * copy_from_user) change only that span: the lock flag of the global
- * device, which lies elsewhere, keeps its value across them. */
+ * device, which lies elsewhere, keeps its value across them.
+ * expect: symexec=true */
 struct dev { int locked; char name[8]; };
 struct cmd { unsigned int command; int arg; };
 struct dev d;

@@ -1,5 +1,6 @@
 /* strlcat appends within the size it is given: the error depends only on
- * memory it does not write, so the path is real without any assumption. */
+ * memory it does not write, so the path is real without any assumption.
+ * expect: cegar=false */
 struct dev { char phys[64]; int users; };
 extern unsigned long strlcat(char *dst, const char *src, unsigned long size);
 struct dev d;

@@ -1,4 +1,5 @@
-/* strlen of a string that is not a literal is not modelled: no verdict. */
+/* strlen of a string that is not a literal is not modelled: no verdict.
+ * expect: symexec=unknown cegar=true|unknown */
 unsigned long strlen(const char *);
 int main(void)
 {

@@ -1,4 +1,5 @@
-/* Writing the int member zeroes the char member too: ERROR is unreachable. */
+/* Writing the int member zeroes the char member too: ERROR is unreachable.
+ * expect: symexec=unknown cegar=true|unknown */
 union u {
   int a;
   char b;

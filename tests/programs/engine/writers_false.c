@@ -1,6 +1,7 @@
 /* Kernel functions that write a buffer: the error depends only on memory
  * they do not write, so the path is real (the written bytes are never read
- * afterwards). */
+ * afterwards).
+ * expect: cegar=false */
 struct dev { char name[32]; int users; char cfg[16]; };
 extern void *memcpy(void *dst, const void *src, unsigned long n);
 extern int sprintf(char *buf, const char *fmt, ...);

@@ -1,3 +1,4 @@
+/* expect: cegar=false */
 extern int __VERIFIER_nondet_int(void);
 extern void __VERIFIER_assume(int);
 int main(void) {

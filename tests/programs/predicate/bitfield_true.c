@@ -1,4 +1,5 @@
-/* Bit-fields share a storage unit: writing one keeps its neighbours. */
+/* Bit-fields share a storage unit: writing one keeps its neighbours.
+ * expect: cegar=true */
 struct flags { unsigned int a : 1; unsigned int b : 3; int c : 4; unsigned int d; };
 struct flags g = { .a = 1, .b = 5 };
 int main(void) {

@@ -1,6 +1,7 @@
 /* The kernel's x86 bit operations as LDV's CIL output has them: set_bit,
    clear_bit and test_and_set_bit on a bit string of two words, with bit
-   offsets past the first word. */
+   offsets past the first word.
+   expect: cegar=true */
 unsigned long flags[2];
 
 static inline void set_bit(long nr, unsigned long volatile *addr) {

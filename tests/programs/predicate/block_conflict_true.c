@@ -1,7 +1,8 @@
 /* The error path is infeasible inside one block: `x > 0` contradicts what
    is known where the block starts, after first(), and the block ends at
    the entry of second(), where nothing is tracked. The later conditions
-   (on a and b) play no part. */
+   (on a and b) play no part.
+   expect: cegar=true */
 extern int __VERIFIER_nondet_int(void);
 int g;
 void first(int v) { g = v; }

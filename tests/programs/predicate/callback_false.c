@@ -1,3 +1,4 @@
+/* expect: cegar=false */
 struct ops { void (*open)(int); };
 int opened = 0;
 void my_open(int how) { if (how > 2) opened = 1; }

@@ -1,4 +1,5 @@
-/* A callback called through an initialised table of function pointers. */
+/* A callback called through an initialised table of function pointers.
+ * expect: cegar=true */
 struct ops { void (*open)(void); };
 int opened = 0;
 void my_open(void) { opened = 1; }

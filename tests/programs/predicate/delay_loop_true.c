@@ -3,7 +3,8 @@
    core of each one names the counter: refinement unrolls the loop one
    value at a time (ms == 0, ms == 1, ...). Once it steps, the predicates
    of the whole path are tracked, and the lock's state refutes every path
-   without unrolling the loop to its end. */
+   without unrolling the loop to its end.
+   expect: cegar=true */
 extern int __VERIFIER_nondet_int(void);
 int locked = 0;
 void lock(void) { if (locked) { ERROR: ; } locked = 1; }

@@ -1,5 +1,6 @@
 /* An environment pointer (uninitialised local of main, as in LDV's
-   environment models) read past many writes to the module's globals. */
+   environment models) read past many writes to the module's globals.
+   expect: cegar=false */
 struct cfg { int mode; int flags[8]; };
 struct dev { int state; int irq; };
 struct cfg table[4] = { { 1, { 1, 2, 3, 4, 5, 6, 7, 8 } }, { 2, { 0 } },

@@ -1,6 +1,7 @@
 /* A kernel function without a model gets a pointer. Under LDV's assumption
    that it leaves the module's memory alone the error path is real; the
-   counterexample says so. */
+   counterexample says so.
+   expect: cegar=false */
 extern int register_device(int *dev);
 int flag = 0;
 int main(void) {

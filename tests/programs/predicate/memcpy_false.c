@@ -1,5 +1,6 @@
 /* The error needs the values memcpy copied (a field written before the
- * copy, read through the copy in a byte buffer): a real path. */
+ * copy, read through the copy in a byte buffer): a real path.
+ * expect: cegar=false */
 struct msg { int type; long len; unsigned char data[4]; };
 extern void *memcpy(void *dst, const void *src, unsigned long n);
 extern int __VERIFIER_nondet_int(void);

@@ -1,6 +1,7 @@
 /* memcpy of a constant, small length copies every field, also into a byte
  * buffer read back through a struct pointer (__builtin_memcpy): the
- * copied values rule the error out. */
+ * copied values rule the error out.
+ * expect: cegar=true */
 struct msg { int type; long len; unsigned char data[4]; };
 extern void *memcpy(void *dst, const void *src, unsigned long n);
 extern int __VERIFIER_nondet_int(void);

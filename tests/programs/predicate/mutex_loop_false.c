@@ -1,5 +1,6 @@
 /* The same lock model; one branch returns with the lock held, so the next
-   iteration locks twice. */
+   iteration locks twice.
+   expect: cegar=false */
 extern int __VERIFIER_nondet_int(void);
 void ldv_error(void) { ERROR: goto ERROR; }
 int ldv_mutex = 1;

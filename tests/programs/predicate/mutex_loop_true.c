@@ -1,5 +1,6 @@
 /* An LDV-style lock model checked around a loop: the loop head needs the
-   predicate ldv_mutex == 1 to prove that no path double-locks. */
+   predicate ldv_mutex == 1 to prove that no path double-locks.
+   expect: cegar=true */
 extern int __VERIFIER_nondet_int(void);
 void ldv_error(void) { ERROR: goto ERROR; }
 int ldv_mutex = 1;

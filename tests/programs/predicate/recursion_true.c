@@ -1,5 +1,6 @@
 /* A recursive walk that neither touches the lock state nor reaches the
-   error label: cutting its recursive call keeps the proof. */
+   error label: cutting its recursive call keeps the proof.
+   expect: cegar=true */
 int locked = 0;
 int sum = 0;
 void lock(void) { if (locked) { ERROR: ; } locked = 1; }

@@ -1,3 +1,4 @@
+/* expect: cegar=false */
 struct dev { int state; int *p; };
 int main(void) {
   struct dev d;

@@ -1,4 +1,5 @@
-/* Writes through a pointer stored in a struct reach the pointee. */
+/* Writes through a pointer stored in a struct reach the pointee.
+ * expect: cegar=true */
 struct dev { int state; int *p; };
 int main(void) {
   struct dev d;

@@ -1,5 +1,6 @@
 /* Two allocations in different blocks (a call in between) are different
-   objects: p != q, so ERROR is reachable when both succeed. */
+   objects: p != q, so ERROR is reachable when both succeed.
+   expect: cegar=false */
 extern void *kmalloc(unsigned long size, unsigned int flags);
 void touch(void) { }
 int main(void) {

@@ -1,5 +1,6 @@
 /* Two allocations in different blocks (a call in between) are different
-   objects: p == q never holds for two live objects. */
+   objects: p == q never holds for two live objects.
+   expect: cegar=true */
 extern void *kmalloc(unsigned long size, unsigned int flags);
 void touch(void) { }
 int main(void) {

@@ -1,5 +1,6 @@
 /* Bytes of a copy from user memory that failed: the kernel may have zeroed
-   what it did not copy, so reading them decides nothing. */
+   what it did not copy, so reading them decides nothing.
+   expect: cegar=unknown */
 struct ctrl_command { unsigned int command; int dev_index; long dev; };
 extern unsigned long copy_from_user(void *to, void const *from, unsigned long n);
 void *user_arg;

@@ -1,5 +1,6 @@
 /* A command copied from user memory: the user can send any bytes, so
-   ERROR is reachable once the copy succeeds. */
+   ERROR is reachable once the copy succeeds.
+   expect: cegar=false */
 struct ctrl_command { unsigned int command; int dev_index; long dev; };
 extern unsigned long copy_from_user(void *to, void const *from, unsigned long n);
 void *user_arg;

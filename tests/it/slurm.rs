@@ -16,7 +16,7 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 use std::time::{Duration, Instant};
 
-mod common;
+use crate::common;
 
 fn script() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/slurm/cluster.sh")
@@ -121,11 +121,8 @@ fn ok(o: &Output) -> String {
 /// 2 s, or, when the corpus is not unpacked (or `MPV_SLURM_TEST_PROGRAMS` is
 /// set), 40 copies of the small programs of `tests/programs/batch` in `tmp`.
 fn sample(tmp: &Path) -> Vec<String> {
-    let corpus = std::env::var_os("MPV_SLURM_TEST_PROGRAMS").is_none()
-        && (std::env::var_os("MPV_BENCH_DIR").is_some()
-            || Path::new(env!("CARGO_MANIFEST_DIR"))
-                .join("../shared/benchmarks/unpack.sh")
-                .exists());
+    let corpus =
+        std::env::var_os("MPV_SLURM_TEST_PROGRAMS").is_none() && common::corpus_available();
     let mut a: Vec<String> = Vec::new();
     if corpus {
         let m = common::corpus_dir().join("single.tsv");

@@ -2,7 +2,7 @@
 //! `single.tsv`, plus `multi.tsv` inputs) parses and yields a CFA with an
 //! entry. The whole corpus: `cargo bench --bench frontend`.
 
-mod common;
+use crate::common;
 
 use std::collections::BTreeMap;
 

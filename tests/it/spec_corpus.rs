@@ -4,7 +4,7 @@
 //! in a module (`false`) is relevant for it (relevance must never drop a
 //! property that can fail).
 
-mod common;
+use crate::common;
 
 use mpv::cfa::EdgeOp;
 use mpv::frontend::{parse_file, FrontendOptions};

@@ -7,20 +7,7 @@ use std::path::Path;
 
 use mpv::spec::{automaton, library, spc};
 
-/// xorshift64*: a fixed, dependency-free pseudo-random sequence.
-struct Rng(u64);
-
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 ^= self.0 >> 12;
-        self.0 ^= self.0 << 25;
-        self.0 ^= self.0 >> 27;
-        self.0.wrapping_mul(0x2545_F491_4F6C_DD1D)
-    }
-    fn below(&mut self, n: usize) -> usize {
-        (self.next() % n.max(1) as u64) as usize
-    }
-}
+use crate::common::Rng;
 
 const SNIPPETS: &[&str] = &[
     "{",

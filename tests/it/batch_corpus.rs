@@ -4,7 +4,7 @@
 
 use std::process::Command;
 
-mod common;
+use crate::common;
 
 #[test]
 fn ldv_regression_sample_has_no_wrong_verdict() {
