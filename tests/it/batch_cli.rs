@@ -575,3 +575,36 @@ fn resuming_with_other_limits_is_refused() {
         "--resume",
     ]));
 }
+
+/// `mpv batch` under a shell whose hard limits lie below what it would give
+/// each task: an error naming the limit before any task runs.
+#[test]
+fn limits_above_the_shells_hard_limits_are_refused_before_the_batch_starts() {
+    let run = |ulimit: &str, limits: &str| {
+        let out = tmp(&format!("ulimit-{}.jsonl", ulimit.replace(' ', "")));
+        let script = format!(
+            "ulimit {ulimit} && exec {} batch --manifest {} --out {} {limits}",
+            env!("CARGO_BIN_EXE_mpv"),
+            s(&dir().join("single.tsv")),
+            s(&out)
+        );
+        let o = Command::new("sh").args(["-c", &script]).output().unwrap();
+        (o, out)
+    };
+    let (o, out) = run("-v 3000000", "--memory-limit 4000 --time-limit 5");
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert_eq!(o.status.code(), Some(1), "{err}");
+    assert!(
+        err.contains("--memory-limit 4000 MB") && err.contains("ulimit -H -v"),
+        "{err}"
+    );
+    assert!(!out.exists(), "no task ran");
+    let (o, _) = run("-t 10", "--time-limit 20");
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert_eq!(o.status.code(), Some(1), "{err}");
+    assert!(err.contains("ulimit -H -t"), "{err}");
+    // Within the limits the batch runs.
+    let (o, out) = run("-v 3000000", "--memory-limit 2000 --time-limit 5");
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    assert!(!lines(&out).is_empty());
+}
