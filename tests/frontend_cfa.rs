@@ -243,7 +243,11 @@ fn labels_positions_and_errors() {
         &FrontendOptions::default(),
     )
     .unwrap_err();
-    assert!(err.to_string().starts_with("drv.c:7:"), "{err}");
+    assert!(
+        err.to_string()
+            .starts_with("bad.c:2:27 (from drv.c:7): syntax error:"),
+        "the input's own position and the header line: {err}"
+    );
     let err = parse_source(
         "t.c",
         "int f(void) { return 0; }",

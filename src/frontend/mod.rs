@@ -30,7 +30,14 @@
 //!   length, of another string a value the analysis does not model;
 //! - a second function body, or a second initialised definition of a
 //!   global, for one name is an error, as a compiler says.
+//!
+//! Errors: syntax errors name the input file's own line and column and,
+//! where `#line` maps them elsewhere, the header line
+//! (`module.i:1234:5 (from include/linux/foo.h:88)`); GNU constructs the
+//! parser does not know (`__int128`, computed goto, nested functions) are
+//! named where they are ([`diagnose`]).
 
+mod diagnose;
 mod lower;
 pub mod prune;
 pub mod source;
@@ -39,6 +46,7 @@ use crate::util::thread_cpu_time;
 use std::path::Path;
 
 use crate::cfa::Program;
+use crate::error::InputPos;
 use crate::{Error, Result};
 
 /// Options of the front end.
@@ -167,24 +175,24 @@ fn parse_and_lower(
 ) -> Result<(Program, FrontendTimes)> {
     let mut files = Vec::new();
     let map = source::LineMap::new(&clean, name, &mut files);
-    let error_at = |at: usize, message: String| {
+    let input_pos = |at: usize| {
         let pos = map.pos(at);
-        let (_, column) = map.physical(at);
-        Error::Parse {
-            file: files[pos.file as usize].clone(),
-            line: pos.line,
-            column: column as u32,
-            message,
+        let file = &files[pos.file as usize];
+        InputPos {
+            input: name.to_string(),
+            line: pos.input_line,
+            column: pos.input_column,
+            mapped: (file != name || pos.line != pos.input_line).then(|| (file.clone(), pos.line)),
         }
     };
     if let Some(at) = source::too_deep(&clean, source::MAX_NESTING) {
-        return Err(error_at(
-            at,
-            format!(
+        return Err(Error::Parse {
+            at: input_pos(at),
+            message: format!(
                 "parentheses, brackets and braces (or operators) nested deeper than {}: mpv does not parse this",
                 source::MAX_NESTING
             ),
-        ));
+        });
     }
     let mut clean = clean;
     let layout_hints = lower::layout::TextHints::scan(&mut clean);
@@ -194,21 +202,31 @@ fn parse_and_lower(
     let unit = match parsed {
         Ok(Ok(p)) => p.unit,
         Ok(Err(e)) => {
+            if let Some((at, construct)) = diagnose::near(&e.source, e.offset) {
+                return Err(Error::UnsupportedSyntax {
+                    at: input_pos(at),
+                    construct: construct.construct().to_string(),
+                    hint: construct.hint().to_string(),
+                });
+            }
             let mut expected: Vec<_> = e.expected.iter().cloned().collect();
             expected.sort();
-            return Err(error_at(
-                e.offset,
-                format!(
+            return Err(Error::Parse {
+                at: input_pos(e.offset),
+                message: format!(
                     "unexpected token, expected one of: {} (is the file preprocessed C?)",
                     expected.join(" ")
                 ),
-            ));
+            });
         }
         Err(_) => {
             return Err(Error::Parse {
-                file: name.to_string(),
-                line: 0,
-                column: 0,
+                at: InputPos {
+                    input: name.to_string(),
+                    line: 0,
+                    column: 0,
+                    mapped: None,
+                },
                 message: "the C parser failed on this input (is the file preprocessed C?)".into(),
             })
         }

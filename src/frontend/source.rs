@@ -197,12 +197,6 @@ impl LineMap {
         self.last.set(i);
         i
     }
-
-    /// 1-based physical line and column of an offset (for syntax errors).
-    pub fn physical(&self, offset: usize) -> (usize, usize) {
-        let i = self.line_of(offset);
-        (i + 1, offset - self.starts.get(i).copied().unwrap_or(0) + 1)
-    }
 }
 
 /// `#line 12 "f.c"`, `# 12 "f.c" 1`, `#line 12`: the number and file name.
@@ -336,7 +330,8 @@ mod tests {
             (6, 2),
             "the input file's line and column"
         );
-        assert_eq!(m.physical(text.len()), (8, 3));
+        let end = m.pos(text.len());
+        assert_eq!((end.input_line, end.input_column), (8, 3));
         assert_eq!(files, vec!["main.c", "x.h", "y.h"]);
     }
 }
