@@ -1,6 +1,7 @@
 //! Clear errors for bad C input: syntax errors at the input file's own
 //! line and column and the header line `#line` maps them to, GNU
-//! constructs the parser does not know named where they are.
+//! constructs the parser does not know named where they are, and the GNU
+//! forms mpv accepts (a byte-order mark, thread-local storage) parsed.
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -68,4 +69,22 @@ fn constructs_the_parser_does_not_know_are_named() {
     assert!(e.contains("file scope"), "{e}");
     let e = error("int main(void) {\n  void *p = &&out;\nout:\n  return 0;\n}\n");
     assert!(e.contains("label address `&&label`"), "{e}");
+}
+
+#[test]
+fn a_byte_order_mark_and_thread_local_storage_are_accepted() {
+    let (ok, err) = cfa(&prog("bom_thread_local.c"));
+    assert!(ok, "{err}");
+    let src = "\u{feff}static __thread int n;\n_Thread_local int m;\nint main(void) { n = 1; m = n; return m; }\n";
+    let p = parse_source("t.c", src, &FrontendOptions::default()).unwrap();
+    let globals: Vec<&str> = p
+        .vars
+        .iter()
+        .filter(|v| v.scope == mpv::ir::Scope::Global)
+        .map(|v| v.name.as_str())
+        .collect();
+    assert_eq!(globals, ["n", "m"], "thread-local variables are globals");
+    // The mark is not part of line 1's columns.
+    let e = error("\u{feff}int main(void) { return 0 }\n");
+    assert!(e.starts_with("t.c:1:27: syntax error"), "{e}");
 }

@@ -29,7 +29,12 @@
 //!   start function (`lower/strings.rs`); `strlen` of a literal is its
 //!   length, of another string a value the analysis does not model;
 //! - a second function body, or a second initialised definition of a
-//!   global, for one name is an error, as a compiler says.
+//!   global, for one name is an error, as a compiler says;
+//! - thread-local storage (GNU `__thread`, blanked before parsing, and
+//!   C11 `_Thread_local`) is ordinary static storage: LDV's environment
+//!   model runs the module in one thread, where each thread-local
+//!   variable has one instance, as a global does (`source.rs`);
+//! - a UTF-8 byte-order mark at the start of the file is dropped.
 //!
 //! Errors: syntax errors name the input file's own line and column and,
 //! where `#line` maps them elsewhere, the header line
@@ -116,7 +121,7 @@ pub fn parse_file_bug_hunting(
 ) -> Result<Option<(Program, FrontendTimes)>> {
     let t0 = thread_cpu_time();
     let bytes = std::fs::read(path).map_err(|e| Error::io(path, e))?;
-    let clean = source::strip_comments(&String::from_utf8_lossy(&bytes));
+    let clean = source::prepare(&String::from_utf8_lossy(&bytes));
     let roots = [options.entry.as_str()];
     let Some(hunting) = prune::prune_reachable_candidates(&clean, &roots) else {
         return Ok(None);
@@ -146,7 +151,7 @@ pub fn parse_source_timed(
 ) -> Result<(Program, FrontendTimes)> {
     // CPU time of this thread: robust against other work on the machine.
     let t0 = thread_cpu_time();
-    let clean = source::strip_comments(text);
+    let clean = source::prepare(text);
     let mut fell_back = false;
     if options.prune {
         if let Some(pruned) = prune::prune(&clean, &[options.entry.as_str()]) {
