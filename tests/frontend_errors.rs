@@ -1,12 +1,13 @@
 //! Clear errors for bad C input: syntax errors at the input file's own
 //! line and column and the header line `#line` maps them to, GNU
-//! constructs the parser does not know named where they are, and the GNU
-//! forms mpv accepts (a byte-order mark, thread-local storage) parsed.
+//! constructs the parser does not know named where they are, garbage in
+//! text pruning leaves out rejected, and the GNU forms mpv accepts (a
+//! byte-order mark, thread-local storage) parsed.
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
-use mpv::frontend::{parse_source, FrontendOptions};
+use mpv::frontend::{parse_source, parse_source_timed, FrontendOptions};
 
 fn prog(name: &str) -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR"))
@@ -69,6 +70,19 @@ fn constructs_the_parser_does_not_know_are_named() {
     assert!(e.contains("file scope"), "{e}");
     let e = error("int main(void) {\n  void *p = &&out;\nout:\n  return 0;\n}\n");
     assert!(e.contains("label address `&&label`"), "{e}");
+}
+
+#[test]
+fn garbage_in_text_pruning_leaves_out_is_an_error() {
+    let (ok, err) = cfa(&prog("garbage_after_main.c"));
+    assert!(!ok, "a compiler rejects the file");
+    assert!(err.contains("garbage_after_main.c:6:"), "{err}");
+    assert!(err.contains("syntax error"), "{err}");
+    // Well-formed unreachable text is still left out unparsed.
+    let src = "static int dead(int x) { return x + 1; }\nint main(void) { return 0; }\n";
+    let (p, times) = parse_source_timed("t.c", src, &FrontendOptions::default()).unwrap();
+    assert!(times.pruned_bytes > 0 && !times.prune_fell_back);
+    assert!(p.func_by_name("dead").is_none());
 }
 
 #[test]

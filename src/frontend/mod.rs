@@ -40,7 +40,9 @@
 //! where `#line` maps them elsewhere, the header line
 //! (`module.i:1234:5 (from include/linux/foo.h:88)`); GNU constructs the
 //! parser does not know (`__int128`, computed goto, nested functions) are
-//! named where they are ([`diagnose`]).
+//! named where they are ([`diagnose`]); text pruning leaves out is checked
+//! on its tokens, and parsed whole where it may not be C
+//! ([`prune`]).
 
 mod diagnose;
 mod lower;
@@ -155,13 +157,18 @@ pub fn parse_source_timed(
     let mut fell_back = false;
     if options.prune {
         if let Some(pruned) = prune::prune(&clean, &[options.entry.as_str()]) {
-            // A name the pruning missed shows as an error: redo on the whole text.
-            match parse_and_lower(name, pruned.text, options, true, t0) {
-                Ok((program, mut times)) => {
+            // A name the pruning missed shows as an error, left-out text
+            // that may not be C as a suspect: redo on the whole text.
+            let parsed = match pruned.suspect {
+                None => parse_and_lower(name, pruned.text, options, true, t0).ok(),
+                Some(_) => None,
+            };
+            match parsed {
+                Some((program, mut times)) => {
                     times.pruned_bytes = pruned.dropped_bytes;
                     return Ok((program, times));
                 }
-                Err(_) => fell_back = true,
+                None => fell_back = true,
             }
         }
     }

@@ -23,11 +23,17 @@
 //!
 //! Dropped text is replaced by its newlines and `#line` directives, so line
 //! numbers, directives and the columns of kept text stay as they were.
-//! The token scan and the item split are in [`tokens`].
+//!
+//! The parser never sees dropped text, so [`check`] checks it on the tokens
+//! (`Pruned::suspect`): where it may not be C, the caller parses the whole
+//! text, so garbage in unreachable code is reported as the parser reports
+//! it elsewhere. The token scan and the item split are in [`tokens`].
 
+mod check;
 pub(super) mod tokens;
 
 use crate::hash::HashMap;
+pub use check::{Suspect, Suspicion};
 use tokens::{close_of, punct_at, split_items, tokenize, Item, Keywords, Kind, Names, Token};
 
 /// The result of [`prune`]: the text to parse and what was left out.
@@ -37,6 +43,9 @@ pub struct Pruned {
     pub dropped_items: usize,
     /// Bytes of text left out.
     pub dropped_bytes: usize,
+    /// Where the left-out text may not be C ([`check`]): the whole text
+    /// must be parsed to know.
+    pub suspect: Option<Suspect>,
 }
 
 /// Prunes `text` (comment-free C) to the items reachable from `roots`.
@@ -124,6 +133,14 @@ fn prune_with(text: &str, roots: &[&str], keep_address_takers: bool) -> Option<P
     if keep.iter().all(|&k| k) {
         return None;
     }
+    let suspect = check::check_dropped(
+        text.as_bytes(),
+        &tokens,
+        &items,
+        &keep,
+        &keywords,
+        &defined_by,
+    );
 
     // Items start and end at ASCII bytes, so the cuts are char boundaries
     // (`get` declines to prune otherwise).
@@ -149,6 +166,7 @@ fn prune_with(text: &str, roots: &[&str], keep_address_takers: bool) -> Option<P
         text,
         dropped_items,
         dropped_bytes,
+        suspect,
     })
 }
 
