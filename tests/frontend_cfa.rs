@@ -269,6 +269,26 @@ fn labels_positions_and_errors() {
 }
 
 #[test]
+fn argument_conversions_are_implicit_casts_printed_as_written_ones() {
+    use mpv::ir::{CastKind, ExprKind};
+    let src = "int find(int size, int offset);\n\
+               int main(void) { unsigned long size = 8, offset = 2; find(size, (int)offset); return 0; }";
+    let p = parse_source("t.c", src, &FrontendOptions::default()).unwrap();
+    let call = edge_with(&p, "main", "find((int)size, (int)offset);");
+    let EdgeOp::Call { args, .. } = &call.op else {
+        panic!("a call edge")
+    };
+    let kinds: Vec<CastKind> = args
+        .iter()
+        .map(|a| match &a.kind {
+            ExprKind::Cast(_, k) => *k,
+            other => panic!("a cast, not {other:?}"),
+        })
+        .collect();
+    assert_eq!(kinds, [CastKind::Implicit, CastKind::Explicit]);
+}
+
+#[test]
 fn pointer_calls_see_functions_defined_later_in_the_file() {
     let src = "void f(void g(int)) { g(1); } void h(int i) { } int main(void) { f(h); return 0; }";
     let p = parse_source("t.c", src, &FrontendOptions::default()).unwrap();

@@ -11,7 +11,7 @@
 pub mod expr;
 pub mod types;
 
-pub use expr::{BinaryOp, Expr, ExprKind, UnaryOp};
+pub use expr::{BinaryOp, CastKind, Expr, ExprKind, UnaryOp};
 pub use types::{Composite, CompositeId, Field, IntKind, Type, TypeId, TypeTable};
 
 use serde::Serialize;

@@ -61,6 +61,8 @@ impl<'a> Lowerer<'a> {
             Type::Function { ret, params, .. } => (ret, params),
             _ => (self.int_ty(), Vec::new()),
         };
+        // Each argument converted to its parameter's type (or promoted):
+        // an implicit cast, so the argument as written is its operand.
         let mut args = Vec::new();
         for (i, a) in c.node.arguments.iter().enumerate() {
             let v = self.rvalue(a)?;

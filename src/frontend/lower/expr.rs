@@ -12,7 +12,7 @@ use lang_c::ast::*;
 use lang_c::span::Node;
 
 use super::{Lowerer, Symbol};
-use crate::ir::{BinaryOp, Expr, ExprKind, IntKind, Type};
+use crate::ir::{BinaryOp, CastKind, Expr, ExprKind, IntKind, Type};
 use crate::Result;
 
 /// Whether evaluating the expression may change the program state.
@@ -146,7 +146,7 @@ impl<'a> Lowerer<'a> {
                 if self.is_float(v.ty) && !self.is_float(ty) {
                     Expr::new(ExprKind::Nondet("conversion from floating point"), ty)
                 } else {
-                    self.convert(v, ty)
+                    self.convert_as(v, ty, CastKind::Explicit)
                 }
             }
             Expression::BinaryOperator(b) => self.binary_expr(b, pos)?,

@@ -9,12 +9,19 @@ use lang_c::span::Node;
 use super::expr::has_side_effects;
 use super::Lowerer;
 use crate::cfa::EdgeOp;
-use crate::ir::{BinaryOp, Expr, ExprKind, IntKind, SrcPos, Type, TypeId, UnaryOp};
+use crate::ir::{BinaryOp, CastKind, Expr, ExprKind, IntKind, SrcPos, Type, TypeId, UnaryOp};
 use crate::Result;
 
 impl<'a> Lowerer<'a> {
-    /// Converts `e` to type `to` (no-op when the types agree).
+    /// Converts `e` to type `to` as C implies it (no-op when the types
+    /// agree).
     pub(super) fn convert(&mut self, e: Expr, to: TypeId) -> Expr {
+        self.convert_as(e, to, CastKind::Implicit)
+    }
+
+    /// Converts `e` to type `to`, a conversion of kind `kind` (no-op when
+    /// the types agree; a constant is converted in place).
+    pub(super) fn convert_as(&mut self, e: Expr, to: TypeId, kind: CastKind) -> Expr {
         if e.ty == to
             || matches!(
                 self.p.types.get(to),
@@ -26,7 +33,7 @@ impl<'a> Lowerer<'a> {
         if let (ExprKind::IntConst(v), Type::Int(k)) = (&e.kind, self.p.types.get(to)) {
             return Expr::int(k.wrap(*v), to);
         }
-        Expr::new(ExprKind::Cast(Box::new(e)), to)
+        Expr::new(ExprKind::Cast(Box::new(e), kind), to)
     }
 
     pub(super) fn promote(&mut self, t: TypeId) -> TypeId {
