@@ -24,7 +24,7 @@ use std::path::PathBuf;
 use std::time::{Duration, Instant};
 
 use mpv::algorithm::sdc::thread_cpu_time;
-use mpv::frontend::source::strip_comments;
+use mpv::frontend::source::prepare;
 use mpv::frontend::{parse_file_timed, FrontendOptions};
 use rayon::prelude::*;
 
@@ -102,7 +102,7 @@ fn measure_parser(all: &[PathBuf]) -> (u64, f64) {
             };
             let text = String::from_utf8_lossy(&bytes);
             let t0 = thread_cpu_time();
-            let clean = strip_comments(&text);
+            let clean = prepare(&text);
             let config = lang_c::driver::Config::with_gcc();
             let parsed = std::panic::catch_unwind(|| {
                 lang_c::driver::parse_preprocessed(&config, clean).is_ok()

@@ -21,12 +21,15 @@ pub enum Error {
         source: std::io::Error,
     },
     /// The C input could not be parsed.
-    #[error("{file}:{line}:{column}: syntax error: {message}")]
-    Parse {
-        file: String,
-        line: u32,
-        column: u32,
-        message: String,
+    #[error("{at}: syntax error: {message}")]
+    Parse { at: InputPos, message: String },
+    /// The C input uses a construct the parser does not know (found where
+    /// parsing stopped).
+    #[error("{at}: unsupported construct: {construct} ({hint})")]
+    UnsupportedSyntax {
+        at: InputPos,
+        construct: String,
+        hint: String,
     },
     /// The C input uses a construct mpv does not support.
     #[error("{file}:{line}: unsupported construct: {construct} ({hint})")]
@@ -70,6 +73,30 @@ pub enum Error {
 }
 
 pub type Result<T> = std::result::Result<T, Error>;
+
+/// A place in a C input: the input file's own line and column, and the
+/// header line `#line` directives map it to where that differs, shown as
+/// `module.i:1234:5 (from include/linux/foo.h:88)`.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct InputPos {
+    /// The input file as given.
+    pub input: String,
+    /// 1-based line and column (in bytes) in the input file.
+    pub line: u32,
+    pub column: u32,
+    /// The file and line `#line` directives give, if not the input's own.
+    pub mapped: Option<(String, u32)>,
+}
+
+impl std::fmt::Display for InputPos {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{}:{}:{}", self.input, self.line, self.column)?;
+        if let Some((file, line)) = &self.mapped {
+            write!(f, " (from {file}:{line})")?;
+        }
+        Ok(())
+    }
+}
 
 impl Error {
     pub fn io(path: impl Into<PathBuf>, source: std::io::Error) -> Self {

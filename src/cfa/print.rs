@@ -72,7 +72,7 @@ fn prec(e: &Expr) -> u8 {
             B::Mul | B::Div | B::Rem => 10,
         },
         ExprKind::Cond(..) => 0,
-        ExprKind::Unary(..) | ExprKind::Cast(_) | ExprKind::Deref(_) | ExprKind::AddrOf(_) => 11,
+        ExprKind::Unary(..) | ExprKind::Cast(..) | ExprKind::Deref(_) | ExprKind::AddrOf(_) => 11,
         _ => 12,
     }
 }
@@ -119,7 +119,7 @@ fn write_expr(p: &Program, e: &Expr, s: &mut String, outer: u8) {
             s.push(' ');
             write_expr(p, b, s, mine + 1);
         }
-        ExprKind::Cast(a) => {
+        ExprKind::Cast(a, _) => {
             s.push('(');
             s.push_str(&type_to_string(p, e.ty));
             s.push(')');

@@ -97,7 +97,7 @@ impl<'p> ValueCpa<'p> {
         match &e.kind {
             ExprKind::IntConst(v) => Some(*v),
             ExprKind::Var(v) => s.get(*v),
-            ExprKind::Cast(a) => {
+            ExprKind::Cast(a, _) => {
                 self.int_kind(a)?;
                 Some(k.wrap(self.eval(s, a)?))
             }

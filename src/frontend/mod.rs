@@ -29,8 +29,22 @@
 //!   start function (`lower/strings.rs`); `strlen` of a literal is its
 //!   length, of another string a value the analysis does not model;
 //! - a second function body, or a second initialised definition of a
-//!   global, for one name is an error, as a compiler says.
+//!   global, for one name is an error, as a compiler says;
+//! - thread-local storage (GNU `__thread`, blanked before parsing, and
+//!   C11 `_Thread_local`) is ordinary static storage: LDV's environment
+//!   model runs the module in one thread, where each thread-local
+//!   variable has one instance, as a global does (`source.rs`);
+//! - a UTF-8 byte-order mark at the start of the file is dropped.
+//!
+//! Errors: syntax errors name the input file's own line and column and,
+//! where `#line` maps them elsewhere, the header line
+//! (`module.i:1234:5 (from include/linux/foo.h:88)`); GNU constructs the
+//! parser does not know (`__int128`, computed goto, nested functions) are
+//! named where they are ([`diagnose`]); text pruning leaves out is checked
+//! on its tokens, and parsed whole where it may not be C
+//! ([`prune`]).
 
+mod diagnose;
 mod lower;
 pub mod prune;
 pub mod source;
@@ -39,6 +53,7 @@ use crate::util::thread_cpu_time;
 use std::path::Path;
 
 use crate::cfa::Program;
+use crate::error::InputPos;
 use crate::{Error, Result};
 
 /// Options of the front end.
@@ -108,7 +123,7 @@ pub fn parse_file_bug_hunting(
 ) -> Result<Option<(Program, FrontendTimes)>> {
     let t0 = thread_cpu_time();
     let bytes = std::fs::read(path).map_err(|e| Error::io(path, e))?;
-    let clean = source::strip_comments(&String::from_utf8_lossy(&bytes));
+    let clean = source::prepare(&String::from_utf8_lossy(&bytes));
     let roots = [options.entry.as_str()];
     let Some(hunting) = prune::prune_reachable_candidates(&clean, &roots) else {
         return Ok(None);
@@ -138,17 +153,22 @@ pub fn parse_source_timed(
 ) -> Result<(Program, FrontendTimes)> {
     // CPU time of this thread: robust against other work on the machine.
     let t0 = thread_cpu_time();
-    let clean = source::strip_comments(text);
+    let clean = source::prepare(text);
     let mut fell_back = false;
     if options.prune {
         if let Some(pruned) = prune::prune(&clean, &[options.entry.as_str()]) {
-            // A name the pruning missed shows as an error: redo on the whole text.
-            match parse_and_lower(name, pruned.text, options, true, t0) {
-                Ok((program, mut times)) => {
+            // A name the pruning missed shows as an error, left-out text
+            // that may not be C as a suspect: redo on the whole text.
+            let parsed = match pruned.suspect {
+                None => parse_and_lower(name, pruned.text, options, true, t0).ok(),
+                Some(_) => None,
+            };
+            match parsed {
+                Some((program, mut times)) => {
                     times.pruned_bytes = pruned.dropped_bytes;
                     return Ok((program, times));
                 }
-                Err(_) => fell_back = true,
+                None => fell_back = true,
             }
         }
     }
@@ -167,24 +187,24 @@ fn parse_and_lower(
 ) -> Result<(Program, FrontendTimes)> {
     let mut files = Vec::new();
     let map = source::LineMap::new(&clean, name, &mut files);
-    let error_at = |at: usize, message: String| {
+    let input_pos = |at: usize| {
         let pos = map.pos(at);
-        let (_, column) = map.physical(at);
-        Error::Parse {
-            file: files[pos.file as usize].clone(),
-            line: pos.line,
-            column: column as u32,
-            message,
+        let file = &files[pos.file as usize];
+        InputPos {
+            input: name.to_string(),
+            line: pos.input_line,
+            column: pos.input_column,
+            mapped: (file != name || pos.line != pos.input_line).then(|| (file.clone(), pos.line)),
         }
     };
     if let Some(at) = source::too_deep(&clean, source::MAX_NESTING) {
-        return Err(error_at(
-            at,
-            format!(
+        return Err(Error::Parse {
+            at: input_pos(at),
+            message: format!(
                 "parentheses, brackets and braces (or operators) nested deeper than {}: mpv does not parse this",
                 source::MAX_NESTING
             ),
-        ));
+        });
     }
     let mut clean = clean;
     let layout_hints = lower::layout::TextHints::scan(&mut clean);
@@ -194,21 +214,31 @@ fn parse_and_lower(
     let unit = match parsed {
         Ok(Ok(p)) => p.unit,
         Ok(Err(e)) => {
+            if let Some((at, construct)) = diagnose::near(&e.source, e.offset) {
+                return Err(Error::UnsupportedSyntax {
+                    at: input_pos(at),
+                    construct: construct.construct().to_string(),
+                    hint: construct.hint().to_string(),
+                });
+            }
             let mut expected: Vec<_> = e.expected.iter().cloned().collect();
             expected.sort();
-            return Err(error_at(
-                e.offset,
-                format!(
+            return Err(Error::Parse {
+                at: input_pos(e.offset),
+                message: format!(
                     "unexpected token, expected one of: {} (is the file preprocessed C?)",
                     expected.join(" ")
                 ),
-            ));
+            });
         }
         Err(_) => {
             return Err(Error::Parse {
-                file: name.to_string(),
-                line: 0,
-                column: 0,
+                at: InputPos {
+                    input: name.to_string(),
+                    line: 0,
+                    column: 0,
+                    mapped: None,
+                },
                 message: "the C parser failed on this input (is the file preprocessed C?)".into(),
             })
         }

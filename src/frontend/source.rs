@@ -1,5 +1,7 @@
-//! Source text preparation: comment removal and the map from byte offsets to
-//! original positions given by `#line N "file"` / `# N "file"` directives.
+//! Source text preparation: a UTF-8 byte-order mark dropped, comments
+//! removed, GNU's `a ?: b` and `__thread` rewritten ([`prepare`]), and the
+//! map from byte offsets to original positions given by `#line N "file"` /
+//! `# N "file"` directives.
 
 use crate::hash::HashMap;
 use crate::ir::SrcPos;
@@ -17,6 +19,64 @@ const SPECIAL: [bool; 256] = {
     t[b'?' as usize] = true;
     t
 };
+
+/// The text the parser reads: a leading UTF-8 byte-order mark dropped
+/// (positions are then those an editor shows), comments blanked and
+/// `a ?: b` rewritten ([`strip_comments`]), and the GNU storage class
+/// `__thread` blanked ([`blank_thread_storage`]).
+pub fn prepare(src: &str) -> String {
+    let src = src.strip_prefix('\u{feff}').unwrap_or(src);
+    let mut text = strip_comments(src);
+    blank_thread_storage(&mut text);
+    text
+}
+
+/// Replaces the GNU storage class `__thread` by spaces (outside literals
+/// and directive lines), which the parser does not know: thread-local
+/// storage is ordinary static storage for a program that runs one thread,
+/// as LDV's environment model does (C11's `_Thread_local`, which the parser
+/// knows, is ignored for the same reason).
+fn blank_thread_storage(text: &mut String) {
+    const WORD: &[u8] = b"__thread";
+    let b = text.as_bytes();
+    let ident = |c: u8| c.is_ascii_alphanumeric() || c == b'_' || c == b'$';
+    let hits: Vec<usize> = memchr::memmem::find_iter(b, WORD)
+        .filter(|&at| {
+            let end = at + WORD.len();
+            let inside_word = (at > 0 && ident(b[at - 1])) || b.get(end).is_some_and(|&c| ident(c));
+            !inside_word && !in_literal_or_directive(b, at)
+        })
+        .collect();
+    if hits.is_empty() {
+        return;
+    }
+    let mut bytes = std::mem::take(text).into_bytes();
+    for at in hits {
+        bytes[at..at + WORD.len()].fill(b' ');
+    }
+    // ASCII bytes were replaced by ASCII bytes.
+    *text = String::from_utf8(bytes)
+        .unwrap_or_else(|e| String::from_utf8_lossy(e.as_bytes()).into_owned());
+}
+
+/// Whether `at` is inside a string or character literal or on a directive
+/// line (of comment-free text, where literals end with their line).
+fn in_literal_or_directive(b: &[u8], at: usize) -> bool {
+    let start = memchr::memrchr(b'\n', &b[..at]).map_or(0, |k| k + 1);
+    let line = &b[start..at];
+    if line.iter().find(|c| !c.is_ascii_whitespace()) == Some(&b'#') {
+        return true;
+    }
+    let mut i = start;
+    while let Some(k) = memchr::memchr2(b'"', b'\'', &b[i..at]) {
+        let end = literal_end(b, i + k);
+        if end > at {
+            return true;
+        }
+        i = end;
+    }
+    false
+}
 
 /// Replaces comments by spaces and newlines are kept, so line numbers stay
 /// valid; string and character literals are left untouched. GNU's `a ?: b`
@@ -197,12 +257,6 @@ impl LineMap {
         self.last.set(i);
         i
     }
-
-    /// 1-based physical line and column of an offset (for syntax errors).
-    pub fn physical(&self, offset: usize) -> (usize, usize) {
-        let i = self.line_of(offset);
-        (i + 1, offset - self.starts.get(i).copied().unwrap_or(0) + 1)
-    }
 }
 
 /// `#line 12 "f.c"`, `# 12 "f.c" 1`, `#line 12`: the number and file name.
@@ -314,6 +368,23 @@ mod tests {
     }
 
     #[test]
+    fn byte_order_mark_and_thread_storage_are_prepared_away() {
+        assert_eq!(prepare("\u{feff}int x;"), "int x;");
+        assert_eq!(
+            prepare("static __thread int t; char *s = \"__thread\"; int __thread_x;"),
+            "static          int t; char *s = \"__thread\"; int __thread_x;"
+        );
+        assert_eq!(
+            prepare("# 1 \"__thread.h\"\n__thread int u;"),
+            "# 1 \"__thread.h\"\n         int u;"
+        );
+        assert_eq!(
+            prepare("c = '\"'; __thread int v;"),
+            "c = '\"';          int v;"
+        );
+    }
+
+    #[test]
     fn line_directives_set_file_and_line() {
         let mut files = Vec::new();
         let text = "aa\n#line 10 \"x.h\"\nbb\ncc\n# 3 \"y.h\" 1\ndd\n#line 7\nee";
@@ -336,7 +407,8 @@ mod tests {
             (6, 2),
             "the input file's line and column"
         );
-        assert_eq!(m.physical(text.len()), (8, 3));
+        let end = m.pos(text.len());
+        assert_eq!((end.input_line, end.input_column), (8, 3));
         assert_eq!(files, vec!["main.c", "x.h", "y.h"]);
     }
 }

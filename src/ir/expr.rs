@@ -69,6 +69,17 @@ impl BinaryOp {
     }
 }
 
+/// Where a conversion ([`ExprKind::Cast`]) comes from.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
+pub enum CastKind {
+    /// A cast the source writes: `(T)e`.
+    Explicit,
+    /// A conversion C implies: the usual arithmetic conversions and
+    /// promotions, assignment, an argument converted to its parameter's
+    /// type, a returned value; also those mpv adds in lowering.
+    Implicit,
+}
+
 #[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize)]
 pub enum ExprKind {
     /// Integer (and character, enumerator) constant.
@@ -82,8 +93,9 @@ pub enum ExprKind {
     Func(FuncId),
     Unary(UnaryOp, Box<Expr>),
     Binary(BinaryOp, Box<Expr>, Box<Expr>),
-    /// Conversion of the operand to `Expr::ty`.
-    Cast(Box<Expr>),
+    /// Conversion of the operand to `Expr::ty`, written in the source or
+    /// implied by C ([`CastKind`]; both print alike).
+    Cast(Box<Expr>, CastKind),
     /// `*e`
     Deref(Box<Expr>),
     /// `&e`
@@ -139,7 +151,7 @@ impl Expr {
             | ExprKind::Func(_)
             | ExprKind::Nondet(_) => {}
             ExprKind::Unary(_, a)
-            | ExprKind::Cast(a)
+            | ExprKind::Cast(a, _)
             | ExprKind::Deref(a)
             | ExprKind::AddrOf(a)
             | ExprKind::Member(a, _) => a.walk(f),

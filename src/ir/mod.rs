@@ -12,7 +12,7 @@ pub mod expr;
 pub mod types;
 pub mod unmodelled;
 
-pub use expr::{BinaryOp, Expr, ExprKind, UnaryOp};
+pub use expr::{BinaryOp, CastKind, Expr, ExprKind, UnaryOp};
 pub use types::{Composite, CompositeId, Field, IntKind, Type, TypeId, TypeTable};
 pub use unmodelled::{HavocReason, NondetReason};
 

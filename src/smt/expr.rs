@@ -270,7 +270,7 @@ impl Encoder<'_> {
                     self.fresh(64)
                 }),
             },
-            ExprKind::Cast(a) => {
+            ExprKind::Cast(a, _) => {
                 if matches!(self.p.types.get(a.ty), Type::Float(_))
                     || matches!(self.p.types.get(e.ty), Type::Float(_))
                 {

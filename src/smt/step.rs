@@ -651,7 +651,7 @@ fn clobbered_span(
 fn string_literal<'a>(p: &'a Program, e: &Expr) -> Option<&'a str> {
     match &e.kind {
         ExprKind::StrLit(i) => p.strings.get(*i as usize).map(String::as_str),
-        ExprKind::Cast(a) | ExprKind::AddrOf(a) => string_literal(p, a),
+        ExprKind::Cast(a, _) | ExprKind::AddrOf(a) => string_literal(p, a),
         ExprKind::Index(a, i) if matches!(i.kind, ExprKind::IntConst(0)) => string_literal(p, a),
         _ => None,
     }

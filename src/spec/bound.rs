@@ -216,7 +216,7 @@ pub(super) fn matches_edge(p: &Pattern, program: &Program, edge: &Edge) -> bool 
 /// LDV's lock class of a lock argument (see [`KeyKind::LockClass`]).
 fn lock_class(program: &Program, e: &Expr) -> String {
     let mut e = e;
-    while let ExprKind::Cast(a) = &e.kind {
+    while let ExprKind::Cast(a, _) = &e.kind {
         e = a;
     }
     if let ExprKind::AddrOf(a) = &e.kind {
@@ -605,7 +605,10 @@ impl Inst<'_> {
         if let (ExprKind::IntConst(v), Type::Int(k)) = (&e.kind, self.p.types.get(to)) {
             return Expr::int(k.wrap(*v), to);
         }
-        Expr::new(ExprKind::Cast(Box::new(e)), to)
+        Expr::new(
+            ExprKind::Cast(Box::new(e), crate::ir::CastKind::Implicit),
+            to,
+        )
     }
 
     fn expr(&self, e: &SExpr) -> Expr {

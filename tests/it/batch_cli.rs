@@ -283,6 +283,19 @@ fn multi_manifest_records_expected_verdicts_per_rule() {
 }
 
 #[test]
+fn a_memory_limit_of_zero_is_an_error() {
+    let out = tmp("zero-memory.jsonl");
+    let o = single_batch(&out, &["--memory-limit", "0"]);
+    assert!(!o.status.success(), "no child could run in 0 MB");
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(
+        err.contains("`0` is not a number of megabytes (at least 1)"),
+        "{err}"
+    );
+    assert!(!out.exists(), "nothing ran");
+}
+
+#[test]
 fn failing_children_cost_only_their_task() {
     // Too little memory to run at all: every task says so, the batch goes on.
     let out = tmp("oom.jsonl");

@@ -243,7 +243,11 @@ fn labels_positions_and_errors() {
         &FrontendOptions::default(),
     )
     .unwrap_err();
-    assert!(err.to_string().starts_with("drv.c:7:"), "{err}");
+    assert!(
+        err.to_string()
+            .starts_with("bad.c:2:27 (from drv.c:7): syntax error:"),
+        "the input's own position and the header line: {err}"
+    );
     let err = parse_source(
         "t.c",
         "int f(void) { return 0; }",
@@ -262,6 +266,26 @@ fn labels_positions_and_errors() {
             .contains("t.c:1: unsupported construct: undeclared identifier `y`"),
         "{err}"
     );
+}
+
+#[test]
+fn argument_conversions_are_implicit_casts_printed_as_written_ones() {
+    use mpv::ir::{CastKind, ExprKind};
+    let src = "int find(int size, int offset);\n\
+               int main(void) { unsigned long size = 8, offset = 2; find(size, (int)offset); return 0; }";
+    let p = parse_source("t.c", src, &FrontendOptions::default()).unwrap();
+    let call = edge_with(&p, "main", "find((int)size, (int)offset);");
+    let EdgeOp::Call { args, .. } = &call.op else {
+        panic!("a call edge")
+    };
+    let kinds: Vec<CastKind> = args
+        .iter()
+        .map(|a| match &a.kind {
+            ExprKind::Cast(_, k) => *k,
+            other => panic!("a cast, not {other:?}"),
+        })
+        .collect();
+    assert_eq!(kinds, [CastKind::Implicit, CastKind::Explicit]);
 }
 
 #[test]

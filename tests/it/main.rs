@@ -12,6 +12,7 @@ mod engine_programs;
 mod eval_cli;
 mod frontend_cfa;
 mod frontend_corpus;
+mod frontend_errors;
 mod fuzz;
 mod html_report;
 mod multi_programs;

@@ -28,7 +28,7 @@ fn eval(p: &Program, env: &Env, e: &Expr) -> Option<i128> {
         ExprKind::IntConst(v) => *v,
         ExprKind::Var(v) => *env.get(v)?,
         ExprKind::AddrOf(_) | ExprKind::StrLit(_) | ExprKind::Func(_) => 0x1000,
-        ExprKind::Cast(a) => wrap(eval(p, env, a)?),
+        ExprKind::Cast(a, _) => wrap(eval(p, env, a)?),
         ExprKind::Unary(op, a) => {
             let a = eval(p, env, a)?;
             match op {

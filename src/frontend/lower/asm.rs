@@ -187,72 +187,88 @@ impl<'a> Lowerer<'a> {
             // whatever their registers hold (left as a havoc).
             return outs.is_empty();
         }
+        let Some(ties) = self.asm_operands_fit(g, outs, &ins, &insns) else {
+            return false;
+        };
+        for (n, i) in ties {
+            let v = ins[i].clone();
+            self.assign(outs[n].clone(), v, pos);
+        }
+        self.asm_instructions(insns, outs, &ins, pos);
+        true
+    }
+
+    /// Whether the operands suit the instructions: the constraints are
+    /// understood, every instruction writes only outputs and reads only
+    /// outputs that have a start value, and the operands have the widths
+    /// the instructions name. If so, the inputs tied to an output (`"0"`),
+    /// as (output, input) pairs.
+    fn asm_operands_fit(
+        &self,
+        g: &GnuExtendedAsmStatement,
+        outs: &[Expr],
+        ins: &[Expr],
+        insns: &[Insn],
+    ) -> Option<Vec<(usize, usize)>> {
         // Outputs an instruction may read: read-write ones ("+m") and those
         // an input is tied to ("0"), which gives them their start value.
         let mut readable: Vec<bool> = Vec::with_capacity(outs.len());
         for op in &g.outputs {
-            let Some(c) = literal_text(&op.node.constraints.node) else {
-                return false;
-            };
+            let c = literal_text(&op.node.constraints.node)?;
             readable.push(c.contains('+'));
         }
         let mut ties = Vec::new();
         for (i, op) in g.inputs.iter().enumerate() {
-            let Some(c) = literal_text(&op.node.constraints.node) else {
-                return false;
-            };
+            let c = literal_text(&op.node.constraints.node)?;
             if let Ok(n) = c.parse::<usize>() {
                 if n >= outs.len() {
-                    return false;
+                    return None;
                 }
                 ties.push((n, i));
                 readable[n] = true;
             }
         }
-        let operand = |k: usize| -> Option<&Expr> {
-            if k < outs.len() {
-                outs.get(k)
-            } else {
-                ins.get(k - outs.len())
-            }
-        };
-        for insn in &insns {
+        for insn in insns {
             if insn.written().iter().any(|&w| w >= outs.len())
                 || insn.read().iter().any(|&k| k < outs.len() && !readable[k])
             {
-                return false;
+                return None;
             }
             // A bit string is addressed from its operand's place in memory.
             if let Insn::Bit { base, .. } = *insn {
-                if !operand(base).is_some_and(Expr::is_lvalue) {
-                    return false;
+                if !operand(outs, ins, base).is_some_and(Expr::is_lvalue) {
+                    return None;
                 }
             }
             let (ops, bits) = insn.sized_operands();
             for k in ops {
-                let Some(e) = operand(k) else { return false };
+                let e = operand(outs, ins, k)?;
                 let bit_string = matches!(insn, Insn::Bit { .. } | Insn::BorrowMask { .. });
                 let width = match self.p.types.get(e.ty) {
                     Type::Int(kind) => kind.bits(),
                     Type::Pointer(_) if !bit_string => 64,
-                    _ => return false,
+                    _ => return None,
                 };
                 let fits = match bits {
                     Some(b) => width == b,
                     None => width == 32 || width == 64,
                 };
                 if !fits {
-                    return false;
+                    return None;
                 }
             }
         }
-        for (n, i) in ties {
-            let v = ins[i].clone();
-            self.assign(outs[n].clone(), v, pos);
-        }
+        Some(ties)
+    }
+
+    /// The assignments of `insns` to the operands ([`Self::asm_operands_fit`]
+    /// checked them).
+    fn asm_instructions(&mut self, insns: Vec<Insn>, outs: &[Expr], ins: &[Expr], pos: SrcPos) {
         let long = self.p.types.int(IntKind::Long);
         let value = |s: Source| match s {
-            Source::Operand(k) => operand(k).cloned().expect("operands checked above"),
+            Source::Operand(k) => operand(outs, ins, k)
+                .cloned()
+                .expect("operands checked above"),
             Source::Imm(v) => Expr::int(v, long),
         };
         // The bit the last bit instruction tested (a temporary, 0 or 1),
@@ -274,53 +290,17 @@ impl<'a> Lowerer<'a> {
                     self.assign(outs[src].clone(), old, pos);
                 }
                 Insn::Set { dst, flag, of } => {
-                    let result = outs[of].clone();
-                    let (op, result) = match flag {
-                        Flag::Zero => (BinaryOp::Eq, result),
-                        Flag::NotZero => (BinaryOp::Ne, result),
-                        Flag::Negative => {
-                            let signed = match self.p.types.get(result.ty) {
-                                Type::Int(k) => match k.bits() {
-                                    8 => IntKind::SChar,
-                                    16 => IntKind::Short,
-                                    32 => IntKind::Int,
-                                    _ => IntKind::Long,
-                                },
-                                _ => IntKind::Long,
-                            };
-                            let t = self.p.types.int(signed);
-                            (BinaryOp::Lt, self.convert(result, t))
-                        }
-                    };
-                    let zero = Expr::int(0, self.int_ty());
-                    let c = self.binary(op, result, zero);
+                    let c = self.flag_value(flag, outs[of].clone());
                     self.assign(outs[dst].clone(), c, pos);
                 }
                 Insn::Bit { op, base, bit } => {
-                    let base = operand(base).cloned().expect("operands checked above");
-                    let (word, shift) = self.bit_word(base, value(bit));
-                    let ty = word.ty;
-                    let one = Expr::int(1, ty);
-                    if borrows {
-                        // The old bit, for the `sbb` after this instruction.
-                        let tested = self.binary(BinaryOp::Shr, word.clone(), shift.clone());
-                        let tested = self.binary(BinaryOp::BitAnd, tested, one.clone());
-                        let t = self.temp(ty, pos);
-                        self.assign(t.clone(), tested, pos);
-                        carry = Some(t);
+                    let base = operand(outs, ins, base)
+                        .cloned()
+                        .expect("operands checked above");
+                    let tested = self.bit_instruction(op, base, value(bit), borrows, pos);
+                    if tested.is_some() {
+                        carry = tested;
                     }
-                    let mask = self.binary(BinaryOp::Shl, one, shift);
-                    let updated = match op {
-                        BitOp::Test => continue,
-                        BitOp::Set => self.binary(BinaryOp::BitOr, word.clone(), mask),
-                        BitOp::Reset => {
-                            let inverse =
-                                Expr::new(ExprKind::Unary(UnaryOp::BitNot, Box::new(mask)), ty);
-                            self.binary(BinaryOp::BitAnd, word.clone(), inverse)
-                        }
-                        BitOp::Complement => self.binary(BinaryOp::BitXor, word.clone(), mask),
-                    };
-                    self.assign(word, updated, pos);
                 }
                 Insn::BorrowMask { dst } => {
                     let bit = carry
@@ -332,7 +312,66 @@ impl<'a> Lowerer<'a> {
                 }
             }
         }
-        true
+    }
+
+    /// The value `setCC` stores: 1 if `flag` holds for `result`, else 0.
+    fn flag_value(&mut self, flag: Flag, result: Expr) -> Expr {
+        let (op, result) = match flag {
+            Flag::Zero => (BinaryOp::Eq, result),
+            Flag::NotZero => (BinaryOp::Ne, result),
+            Flag::Negative => {
+                let signed = match self.p.types.get(result.ty) {
+                    Type::Int(k) => match k.bits() {
+                        8 => IntKind::SChar,
+                        16 => IntKind::Short,
+                        32 => IntKind::Int,
+                        _ => IntKind::Long,
+                    },
+                    _ => IntKind::Long,
+                };
+                let t = self.p.types.int(signed);
+                (BinaryOp::Lt, self.convert(result, t))
+            }
+        };
+        let zero = Expr::int(0, self.int_ty());
+        self.binary(op, result, zero)
+    }
+
+    /// A bit instruction on bit `bit` of the bit string at `base`: the
+    /// bit's update, after, if `keep_tested`, a temporary holding the bit
+    /// it tested (0 or 1, for an `sbb`), which it returns.
+    fn bit_instruction(
+        &mut self,
+        op: BitOp,
+        base: Expr,
+        bit: Expr,
+        keep_tested: bool,
+        pos: SrcPos,
+    ) -> Option<Expr> {
+        let (word, shift) = self.bit_word(base, bit);
+        let ty = word.ty;
+        let one = Expr::int(1, ty);
+        let mut tested = None;
+        if keep_tested {
+            // The old bit, for the `sbb` after this instruction.
+            let old = self.binary(BinaryOp::Shr, word.clone(), shift.clone());
+            let old = self.binary(BinaryOp::BitAnd, old, one.clone());
+            let t = self.temp(ty, pos);
+            self.assign(t.clone(), old, pos);
+            tested = Some(t);
+        }
+        let mask = self.binary(BinaryOp::Shl, one, shift);
+        let updated = match op {
+            BitOp::Test => return tested,
+            BitOp::Set => self.binary(BinaryOp::BitOr, word.clone(), mask),
+            BitOp::Reset => {
+                let inverse = Expr::new(ExprKind::Unary(UnaryOp::BitNot, Box::new(mask)), ty);
+                self.binary(BinaryOp::BitAnd, word.clone(), inverse)
+            }
+            BitOp::Complement => self.binary(BinaryOp::BitXor, word.clone(), mask),
+        };
+        self.assign(word, updated, pos);
+        tested
     }
 
     /// The word of the bit string at `base` that holds bit `bit` (which may
@@ -353,6 +392,15 @@ impl<'a> Lowerer<'a> {
         let low = Expr::int(i128::from(bits - 1), long);
         let shift = self.binary(BinaryOp::BitAnd, bit, low);
         (word, shift)
+    }
+}
+
+/// Asm operand `k`: outputs first, then inputs.
+fn operand<'e>(outs: &'e [Expr], ins: &'e [Expr], k: usize) -> Option<&'e Expr> {
+    if k < outs.len() {
+        outs.get(k)
+    } else {
+        ins.get(k - outs.len())
     }
 }
 

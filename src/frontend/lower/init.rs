@@ -198,109 +198,12 @@ impl<'a> Lowerer<'a> {
         let mut next: u64 = 0;
         for item in items {
             // The designated (or next) sub-object.
-            let mut sub = None;
-            let mut cur_ty = target.ty;
-            let mut base = target.clone();
-            for (k, d) in item.node.designation.iter().enumerate() {
-                let e = match (&d.node, self.p.types.get(cur_ty).clone()) {
-                    (Designator::Member(id), Type::Composite(c)) => {
-                        let comp = self.p.types.composite(c);
-                        let Some(i) = comp
-                            .fields
-                            .iter()
-                            .position(|f| f.name.as_deref() == Some(&id.node.name))
-                        else {
-                            return Err(self.unsupported(
-                                &d.span,
-                                &format!("unknown member `{}` in initialiser", id.node.name),
-                                "check the input",
-                            ));
-                        };
-                        let fty = comp.fields[i].ty;
-                        if k == 0 {
-                            next = i as u64 + 1;
-                        }
-                        Expr::new(ExprKind::Member(Box::new(base.clone()), i as u32), fty)
-                    }
-                    (Designator::Index(ix), Type::Array { elem, .. }) => {
-                        let n = self.const_eval(ix)?.unwrap_or(0);
-                        if k == 0 {
-                            next = n as u64 + 1;
-                        }
-                        Expr::new(
-                            ExprKind::Index(Box::new(base.clone()), Box::new(Expr::int(n, long))),
-                            elem,
-                        )
-                    }
-                    (Designator::Range(r), Type::Array { elem, .. }) => {
-                        // `[from ... to] = v`: every element of the range gets `v`.
-                        let n = self.const_eval(&r.node.from)?.unwrap_or(0);
-                        let to = self.const_eval(&r.node.to)?.unwrap_or(n);
-                        if k == 0 {
-                            next = to as u64 + 1;
-                        }
-                        for m in n + 1..=to.min(n + MAX_INIT_LEAVES as i128) {
-                            let e = Expr::new(
-                                ExprKind::Index(
-                                    Box::new(base.clone()),
-                                    Box::new(Expr::int(m, long)),
-                                ),
-                                elem,
-                            );
-                            self.initialize(&e, Some(&item.node.initializer), false)?;
-                        }
-                        Expr::new(
-                            ExprKind::Index(Box::new(base.clone()), Box::new(Expr::int(n, long))),
-                            elem,
-                        )
-                    }
-                    _ => {
-                        return Err(self.unsupported(
-                            &d.span,
-                            "designator of the wrong kind",
-                            "check the input",
-                        ))
-                    }
-                };
-                cur_ty = e.ty;
-                base = e.clone();
-                sub = Some(e);
-            }
-            let sub = match sub {
+            let sub = match self.designated(target, item, long, &mut next)? {
                 Some(s) => s,
-                None => {
-                    let k = next;
-                    next += 1;
-                    match &ty {
-                        Type::Composite(c) => {
-                            let comp = self.p.types.composite(*c);
-                            // Unions initialise their first member.
-                            let Some(f) = comp.fields.get(k as usize) else {
-                                continue;
-                            };
-                            Expr::new(ExprKind::Member(Box::new(target.clone()), k as u32), f.ty)
-                        }
-                        Type::Array { elem, len } => {
-                            if len.is_some_and(|l| k >= l) {
-                                continue;
-                            }
-                            Expr::new(
-                                ExprKind::Index(
-                                    Box::new(target.clone()),
-                                    Box::new(Expr::int(k as i128, long)),
-                                ),
-                                *elem,
-                            )
-                        }
-                        _ => {
-                            // `int x = { 1 };`
-                            if k > 0 {
-                                continue;
-                            }
-                            target.clone()
-                        }
-                    }
-                }
+                None => match self.positional(target, &ty, long, &mut next) {
+                    Some(s) => s,
+                    None => continue,
+                },
             };
             // Brace elision (a scalar for an aggregate sub-object) is not followed
             // element by element: the whole target becomes unconstrained.
@@ -321,6 +224,130 @@ impl<'a> Lowerer<'a> {
             self.initialize(&sub, Some(&item.node.initializer), false)?;
         }
         Ok(())
+    }
+
+    /// The sub-object of `target` an item's designators (`.m`, `[i]`,
+    /// `[from ... to]`) name, `None` for an item without designators; the
+    /// first designator sets `next`, the position a following item without
+    /// designators initialises. A range initialises the elements after its
+    /// first here (the first is the sub-object returned).
+    fn designated(
+        &mut self,
+        target: &Expr,
+        item: &'a Node<InitializerListItem>,
+        long: crate::ir::TypeId,
+        next: &mut u64,
+    ) -> Result<Option<Expr>> {
+        let mut sub = None;
+        let mut cur_ty = target.ty;
+        let mut base = target.clone();
+        for (k, d) in item.node.designation.iter().enumerate() {
+            let e = match (&d.node, self.p.types.get(cur_ty).clone()) {
+                (Designator::Member(id), Type::Composite(c)) => {
+                    let comp = self.p.types.composite(c);
+                    let Some(i) = comp
+                        .fields
+                        .iter()
+                        .position(|f| f.name.as_deref() == Some(&id.node.name))
+                    else {
+                        return Err(self.unsupported(
+                            &d.span,
+                            &format!("unknown member `{}` in initialiser", id.node.name),
+                            "check the input",
+                        ));
+                    };
+                    let fty = comp.fields[i].ty;
+                    if k == 0 {
+                        *next = i as u64 + 1;
+                    }
+                    Expr::new(ExprKind::Member(Box::new(base.clone()), i as u32), fty)
+                }
+                (Designator::Index(ix), Type::Array { elem, .. }) => {
+                    let n = self.const_eval(ix)?.unwrap_or(0);
+                    if k == 0 {
+                        *next = n as u64 + 1;
+                    }
+                    Expr::new(
+                        ExprKind::Index(Box::new(base.clone()), Box::new(Expr::int(n, long))),
+                        elem,
+                    )
+                }
+                (Designator::Range(r), Type::Array { elem, .. }) => {
+                    // `[from ... to] = v`: every element of the range gets `v`.
+                    let n = self.const_eval(&r.node.from)?.unwrap_or(0);
+                    let to = self.const_eval(&r.node.to)?.unwrap_or(n);
+                    if k == 0 {
+                        *next = to as u64 + 1;
+                    }
+                    for m in n + 1..=to.min(n + MAX_INIT_LEAVES as i128) {
+                        let e = Expr::new(
+                            ExprKind::Index(Box::new(base.clone()), Box::new(Expr::int(m, long))),
+                            elem,
+                        );
+                        self.initialize(&e, Some(&item.node.initializer), false)?;
+                    }
+                    Expr::new(
+                        ExprKind::Index(Box::new(base.clone()), Box::new(Expr::int(n, long))),
+                        elem,
+                    )
+                }
+                _ => {
+                    return Err(self.unsupported(
+                        &d.span,
+                        "designator of the wrong kind",
+                        "check the input",
+                    ))
+                }
+            };
+            cur_ty = e.ty;
+            base = e.clone();
+            sub = Some(e);
+        }
+        Ok(sub)
+    }
+
+    /// The sub-object at position `next` of `target` (of type `ty`), for an
+    /// item without designators, advancing `next`; `None` past the last
+    /// member or element (a scalar takes one value).
+    fn positional(
+        &self,
+        target: &Expr,
+        ty: &Type,
+        long: crate::ir::TypeId,
+        next: &mut u64,
+    ) -> Option<Expr> {
+        let k = *next;
+        *next += 1;
+        match ty {
+            Type::Composite(c) => {
+                let comp = self.p.types.composite(*c);
+                // Unions initialise their first member.
+                let f = comp.fields.get(k as usize)?;
+                Some(Expr::new(
+                    ExprKind::Member(Box::new(target.clone()), k as u32),
+                    f.ty,
+                ))
+            }
+            Type::Array { elem, len } => {
+                if len.is_some_and(|l| k >= l) {
+                    return None;
+                }
+                Some(Expr::new(
+                    ExprKind::Index(
+                        Box::new(target.clone()),
+                        Box::new(Expr::int(k as i128, long)),
+                    ),
+                    *elem,
+                ))
+            }
+            _ => {
+                // `int x = { 1 };`
+                if k > 0 {
+                    return None;
+                }
+                Some(target.clone())
+            }
+        }
     }
 
     fn expr_has_type(&mut self, e: &'a Node<Expression>, ty: crate::ir::TypeId) -> bool {

@@ -3,15 +3,25 @@
 //! One [`Lowerer`] walks the translation unit top to bottom (C's declare
 //! before use). Its `impl` is split by concern: [`types`] (types and
 //! declarators), [`expr`] (side-effect-free expressions, side effects as
-//! edges), [`stmt`] (statements and control flow), [`init`] (initialisers),
-//! and this file (scopes, the program level, the start function).
+//! edges) with [`operators`] (operators and conversions), [`lvalue`]
+//! (lvalues and member access), [`literal`] (constants), [`call`] (calls
+//! and builtins), [`pointer_call`] (calls through pointers) and [`branch`]
+//! (conditions and short-circuit operators), [`stmt`] (statements and
+//! control flow), [`init`] (initialisers), and this file (scopes, the
+//! program level, the start function).
 
 mod asm;
 mod attrs;
+mod branch;
+mod call;
 mod cleanup;
 mod expr;
 mod init;
 pub(super) mod layout;
+mod literal;
+mod lvalue;
+mod operators;
+mod pointer_call;
 mod stmt;
 mod strings;
 mod types;

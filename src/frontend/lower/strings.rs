@@ -151,7 +151,7 @@ impl<'a> Lowerer<'a> {
 fn literal_argument(e: &Expr) -> bool {
     match &e.kind {
         ExprKind::StrLit(_) => true,
-        ExprKind::Cast(a) | ExprKind::AddrOf(a) => literal_argument(a),
+        ExprKind::Cast(a, _) | ExprKind::AddrOf(a) => literal_argument(a),
         ExprKind::Index(a, i) => matches!(i.kind, ExprKind::IntConst(0)) && literal_argument(a),
         _ => false,
     }

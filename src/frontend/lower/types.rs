@@ -494,7 +494,7 @@ pub(crate) fn fold(types: &crate::ir::TypeTable, e: &Expr) -> Option<i128> {
     use crate::ir::{BinaryOp as B, UnaryOp as U};
     Some(match &e.kind {
         ExprKind::IntConst(v) => *v,
-        ExprKind::Cast(a) => {
+        ExprKind::Cast(a, _) => {
             let v = fold(types, a)?;
             match types.get(e.ty) {
                 Type::Int(k) => k.wrap(v),
