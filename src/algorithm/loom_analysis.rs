@@ -31,8 +31,9 @@ use std::rc::Rc;
 use std::time::Duration;
 
 use crate::algorithm::cpa_algorithm::{run, Outcome, Reached, WaitlistOrder};
+use crate::algorithm::path_check::{check_path, PathCheck};
 use crate::algorithm::reachability::{self, Limits};
-use crate::algorithm::refine::{all_predicates, check_path, PathCheck};
+use crate::algorithm::refine::all_predicates;
 use crate::algorithm::sdc::thread_cpu_time;
 use crate::algorithm::sdc::{self, Budget, Clock, Monitor};
 use crate::algorithm::value_search;
@@ -45,6 +46,7 @@ use crate::cpa::Cpa;
 use crate::report::Counterexample;
 use crate::spec::bound::BoundAutomaton;
 use crate::spec::{PropertyId, PropertySet};
+use crate::util::Deadline;
 
 /// Share of a run's budget for the explicit-value stage.
 const EXPLICIT_SHARE: f64 = 0.2;
@@ -466,12 +468,12 @@ impl<'p> LoomAnalysis<'p> {
                 self.run = Some(self.new_run());
             }
             let left = Self::remaining_budget(budget, monitor, clock);
-            let deadline = left.map(|l| thread_cpu_time() + l);
+            let deadline = Deadline::in_cpu(left);
             let run_ref = self.run.as_mut().expect("run exists");
-            run_ref.cpa.data.set_deadline(deadline);
+            run_ref.cpa.data.set_deadline(deadline.instant());
             // Expansions of the predicate analysis are expensive (formulas,
             // abstractions): the clock is read before each one.
-            let mut interrupt = |_size: usize| deadline.is_some_and(|d| thread_cpu_time() >= d);
+            let mut interrupt = |_size: usize| deadline.passed();
             let outcome = run(
                 &run_ref.cpa,
                 &mut run_ref.reached,

@@ -16,7 +16,7 @@ use crate::hash::HashMap;
 use z3::ast::Bool;
 use z3::{SatResult, Solver};
 
-use crate::algorithm::refine::{exact_path, PathCheck};
+use crate::algorithm::path_check::{exact_path, PathCheck};
 use crate::algorithm::sdc::thread_cpu_time;
 use crate::cfa::{LocId, Program};
 use crate::cpa::callstack::{CallStack, CallstackCpa};
@@ -26,6 +26,7 @@ use crate::cpa::{Cpa, Transition};
 use crate::report::{Counterexample, Verdict};
 use crate::smt::step::apply;
 use crate::smt::{Encoder, SymState};
+use crate::util::Deadline;
 
 #[derive(Clone, Debug, Default)]
 pub struct SeStats {
@@ -191,7 +192,7 @@ fn round<'p>(
                 match check(&solver, stats) {
                     SatResult::Sat if node.sym.exact => {
                         // The path alone, with its memory accesses checked.
-                        let deadline = cpu_limit.map(|c| started + c);
+                        let deadline = Deadline::after(started, cpu_limit);
                         match exact_path(
                             &enc,
                             program,

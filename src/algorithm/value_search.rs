@@ -8,7 +8,7 @@
 //!
 //! The search under-approximates nothing and proves nothing: it only
 //! proposes paths. A path reaching an error is re-executed alone on the
-//! exact encoding ([`refine::concrete_check`]); FALSE comes only from a
+//! exact encoding ([`path_check::concrete_check`]); FALSE comes only from a
 //! feasible, exactly encoded path. This finds the errors behind
 //! constant-bound loops (module initialisation filling tables, ...) that
 //! predicate abstraction would reach only after one refinement per
@@ -21,7 +21,7 @@ use std::time::Duration;
 use crate::hash::{FixedState, HashMap};
 
 use crate::algorithm::cpa_algorithm::Step;
-use crate::algorithm::refine::{concrete_check, PathCheck};
+use crate::algorithm::path_check::{concrete_check, PathCheck};
 use crate::algorithm::sdc::thread_cpu_time;
 use crate::cfa::{EdgeId, LocId, Program};
 use crate::cpa::loom::{LoomCpa, LoomPrecision, LoomProperty, LoomState};
@@ -32,6 +32,7 @@ use crate::report::Counterexample;
 use crate::smt::Encoder;
 use crate::spec::bound::BoundAutomaton;
 use crate::spec::{PropertyId, PropertySet};
+use crate::util::Deadline;
 
 /// Loop bounds of the successive rounds.
 const BOUNDS: [u32; 3] = [4, 16, 64];
@@ -117,8 +118,8 @@ pub fn search(
     cpu: Option<Duration>,
 ) -> SearchResult {
     let started = thread_cpu_time();
-    let deadline = cpu.map(|c| started + c);
-    let out_of_time = || deadline.is_some_and(|d| thread_cpu_time() >= d);
+    let deadline = Deadline::after(started, cpu);
+    let out_of_time = || deadline.passed();
     let mut out = SearchResult::default();
     let enc = Encoder::new(program);
     enc.modelled_functions
