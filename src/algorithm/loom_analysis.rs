@@ -400,7 +400,7 @@ impl<'p> LoomAnalysis<'p> {
             self.program,
             &targets,
             Rc::new(self.predicates.clone()),
-            None,
+            Deadline::NONE,
         );
         data.check_blocks = self.check_blocks;
         data.enc.modelled_functions.borrow_mut().extend(
@@ -470,7 +470,7 @@ impl<'p> LoomAnalysis<'p> {
             let left = Self::remaining_budget(budget, monitor, clock);
             let deadline = Deadline::in_cpu(left);
             let run_ref = self.run.as_mut().expect("run exists");
-            run_ref.cpa.data.set_deadline(deadline.instant());
+            run_ref.cpa.data.set_deadline(deadline);
             // Expansions of the predicate analysis are expensive (formulas,
             // abstractions): the clock is read before each one.
             let mut interrupt = |_size: usize| deadline.passed();
