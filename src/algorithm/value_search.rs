@@ -184,7 +184,7 @@ pub fn search(
                     .join(",");
                 out.paths_checked += 1;
                 let check = concrete_check(&enc, program, &path, &name, deadline);
-                if crate::algorithm::cegar::tracing() {
+                if crate::util::tracing() {
                     let what = match &check {
                         PathCheck::Feasible(_) => "feasible".to_string(),
                         PathCheck::Imprecise(why) => format!("imprecise ({why:?})"),

@@ -15,7 +15,7 @@ use std::time::Duration;
 
 use crate::hash::HashMap;
 
-use crate::algorithm::loom_analysis::{LoomAnalysis, Work};
+use crate::algorithm::loom_analysis::{LoomAnalysis, LoomOptions, Work};
 use crate::algorithm::sdc::{
     self, thread_cpu_time, CpuClock, Outcome, RefinementRule, Strategy, StrategyConfig,
     UnknownReason,
@@ -178,8 +178,11 @@ pub fn verify(
         names.push(p.id.clone());
     }
     let ids: BTreeSet<PropertyId> = loom.iter().map(|p| p.id).collect();
-    let mut analysis = LoomAnalysis::new(program, automata, loom.clone(), names.clone());
-    analysis.set_predicate_scope(limits.predicate_scope);
+    let options = LoomOptions {
+        predicate_scope: limits.predicate_scope,
+        ..LoomOptions::default()
+    };
+    let mut analysis = LoomAnalysis::new(program, automata, loom.clone(), names.clone(), options);
     let clock = CpuClock;
     let sdc_result = match mode {
         Mode::Baseline => sdc::baseline(&mut analysis, &ids, limits.cpu, &clock),
@@ -192,7 +195,7 @@ pub fn verify(
             &clock,
         ),
     };
-    let mut work = analysis.work.clone();
+    let mut work = analysis.work().clone();
     let partitions: Vec<PartitionReport> = sdc_result
         .partitions
         .iter()
@@ -243,7 +246,7 @@ pub fn verify(
         .iter()
         .copied()
         .filter(|&id| {
-            analysis.ldv_infeasible.contains(id)
+            analysis.ldv_infeasible().contains(id)
                 && matches!(
                     sdc_result.outcomes.get(&id),
                     Some(Outcome::Unknown(UnknownReason::Analysis(_)))
@@ -251,11 +254,14 @@ pub fn verify(
         })
         .collect();
     if !needs_ldv.is_empty() && left().is_none_or(|l| l >= MIN_LDV_PHASE) {
-        let mut under = LoomAnalysis::new(program, automata, loom, names.clone());
-        under.set_predicate_scope(limits.predicate_scope);
+        let options = LoomOptions {
+            explicit_values: false,
+            under_ldv_assumptions: true,
+            predicate_scope: limits.predicate_scope,
+            ..LoomOptions::default()
+        };
+        let mut under = LoomAnalysis::new(program, automata, loom, names.clone(), options);
         under.inherit_ldv_predicates(&analysis);
-        under.use_explicit_values = false;
-        under.under_ldv_assumptions = true;
         let cpu = left().map(|l| l.mul_f64(LDV_PHASE_SHARE));
         let r = sdc::sdc(
             &mut under,
@@ -265,7 +271,7 @@ pub fn verify(
             cpu,
             &clock,
         );
-        work.add_effort(&under.work);
+        work.add_effort(under.work());
         for id in &needs_ldv {
             let i = index[id.0 as usize];
             results[i].cpu_s += r.spent_on(id);
