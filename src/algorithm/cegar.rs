@@ -1,17 +1,541 @@
-//! CEGAR alone for one error label: the [`LoomAnalysis`] without its
-//! explicit-value stage, as one S0 partition. Used to test the predicate
+//! CEGAR over the LOOM composite with the predicate analysis (large-block
+//! encoding): stage 2 of a [`LoomAnalysis`].
+//!
+//! The CPA algorithm runs until a target; its abstract error path is
+//! checked exactly ([`check_path`]). A feasible path is a counterexample
+//! for the properties whose error state the target is in; SDC disables
+//! them and calls `analyze` again, which continues with the same reached
+//! set. An infeasible path is refined (new predicates, [`super::refine`];
+//! the run restarts with the larger precision) and counted as a refinement
+//! of those properties in the monitor; after each refinement the
+//! properties that `exceeds` (the S2 rule) are withdrawn: the restarted
+//! run's precision leaves them out (`prec_S`; refinements, and so
+//! `exceeds`, change only there). Each property keeps the predicates its
+//! refinements found, where they were found: a partition starts with
+//! those of its properties.
+//!
+//! [`check_label`]: CEGAR alone for one error label (the `LoomAnalysis`
+//! without its explicit stage, one S0 partition), to test the predicate
 //! analysis and its refinement in isolation; `mpv verify` runs the whole
 //! pipeline ([`super::verify`]).
 
 use std::collections::BTreeSet;
+use std::rc::Rc;
 use std::time::Duration;
 
-use crate::algorithm::loom_analysis::LoomAnalysis;
-use crate::algorithm::sdc::{self, CpuClock, Outcome, Strategy, StrategyConfig, UnknownReason};
-use crate::cfa::Program;
-use crate::cpa::loom::{LoomGoal, LoomProperty};
+use z3::ast::Bool;
+
+use crate::algorithm::cpa_algorithm::{run, Outcome, Reached, WaitlistOrder};
+use crate::algorithm::loom_analysis::{LoomAnalysis, LoomOptions};
+use crate::algorithm::path_check::{check_path, PathCheck};
+use crate::algorithm::refine::all_predicates;
+use crate::algorithm::sdc::{self, Budget, Clock, CpuClock, Monitor, Strategy, StrategyConfig};
+use crate::cfa::{LocId, Program};
+use crate::cpa::composite::MergePolicy;
+use crate::cpa::loom::{LoomCpa, LoomGoal, LoomPrecision, LoomProperty, LoomState};
+use crate::cpa::predicate::abstraction::{PredicateScope, Predicates};
+use crate::cpa::predicate::trace::Trace;
+use crate::cpa::predicate::{PredState, PredicateCpa};
+use crate::cpa::Cpa;
 use crate::report::{Counterexample, Verdict};
+use crate::spec::bound::BoundAutomaton;
 use crate::spec::PropertyId;
+use crate::util::{thread_cpu_time, tracing, Deadline};
+
+/// A candidate predicate with the abstraction point where it was found
+/// (`None`: everywhere).
+type Candidate = (Option<LocId>, Bool);
+
+/// What refinements learned for one property.
+#[derive(Clone, Default)]
+struct Learned {
+    predicates: Vec<Candidate>,
+    check_blocks: bool,
+}
+
+type PredLoom<'p> = LoomCpa<'p, PredicateCpa<'p>>;
+type PredReached = Reached<LoomState<PredState>, LoomPrecision<Rc<Predicates>>>;
+
+/// One CEGAR iteration: the composite with the current predicates and its
+/// reached set.
+struct CegarRun<'p> {
+    cpa: PredLoom<'p>,
+    reached: PredReached,
+}
+
+/// What the CEGAR stage knows: the precision of the current partition, its
+/// run, and what refinements learned across partitions.
+pub(super) struct CegarState<'p> {
+    /// Per property: the predicates the refinements of its error paths
+    /// added, where they were found (`None`: everywhere), and whether they
+    /// needed every block's satisfiability decided. A partition starts with
+    /// those of its properties: a property verified alone after a joint run
+    /// that ran out of budget goes on from the precision it had there.
+    learned: Vec<Learned>,
+    /// The predicates when the last property LDV's assumptions may decide
+    /// was given up: where the analysis under LDV's assumptions starts.
+    ldv_predicates: Option<Predicates>,
+    /// The predicates a restart starts from.
+    start_predicates: Predicates,
+    predicates: Predicates,
+    /// Whether every block's satisfiability is decided.
+    check_blocks: bool,
+    run: Option<CegarRun<'p>>,
+    /// Refinements in the current partition.
+    refinements: u64,
+}
+
+impl<'p> CegarState<'p> {
+    /// The state before the first partition of `properties` properties,
+    /// with the initial precision from the automata.
+    pub(super) fn new(
+        program: &Program,
+        automata: &[BoundAutomaton],
+        scope: PredicateScope,
+        properties: usize,
+    ) -> Self {
+        let start_predicates = initial_predicates(program, automata, scope);
+        CegarState {
+            learned: vec![Learned::default(); properties],
+            ldv_predicates: None,
+            predicates: start_predicates.clone(),
+            start_predicates,
+            check_blocks: false,
+            run: None,
+            refinements: 0,
+        }
+    }
+
+    /// Starts from the predicates `other` had when it gave up the last
+    /// property LDV's assumptions may decide, if it gave one up.
+    pub(super) fn inherit_ldv_predicates(&mut self, other: &CegarState<'p>) {
+        if let Some(p) = &other.ldv_predicates {
+            self.start_predicates = p.clone();
+            self.predicates = p.clone();
+        }
+    }
+
+    /// A new partition of `enabled`: the start predicates and what the
+    /// refinements of its properties learned.
+    pub(super) fn restart(&mut self, enabled: &BTreeSet<PropertyId>, program: &Program) {
+        self.run = None;
+        self.refinements = 0;
+        self.check_blocks = false;
+        self.predicates = self.start_predicates.clone();
+        for p in enabled {
+            let learned = &self.learned[p.0 as usize];
+            add_at_points(&mut self.predicates, &learned.predicates, program);
+            self.check_blocks |= learned.check_blocks;
+        }
+    }
+
+    /// Removes `props` from the precisions of the run's waitlist.
+    pub(super) fn disable(&mut self, props: &BTreeSet<PropertyId>) {
+        if let Some(r) = &mut self.run {
+            r.reached.adjust_waitlist_precisions(|pr| {
+                for p in props {
+                    pr.enabled.remove(*p);
+                }
+            });
+        }
+    }
+
+    /// Records what a refinement for the error path of `props` added.
+    fn learn(&mut self, props: &[PropertyId], added: Vec<Candidate>) {
+        for p in props {
+            let l = &mut self.learned[p.0 as usize];
+            l.predicates.extend(added.iter().cloned());
+            l.check_blocks |= self.check_blocks;
+        }
+    }
+
+    /// Adds the candidate predicates of an infeasible error path (to
+    /// `trace`) to the precision; whether that is progress.
+    ///
+    /// Each predicate goes where it was found. If one steps a loop (one
+    /// more `v == k` at a place with a run of them, `Predicates::steps`),
+    /// the predicates of every condition of the path come along, where
+    /// they were found: they may refute the path by other means, or give
+    /// the loop's invariant, where one value per refinement takes as many
+    /// refinements as the loop runs.
+    ///
+    /// If none is new, the path came back with its predicates tracked: its
+    /// infeasibility may lie inside a block that ends where nothing is
+    /// tracked (whose satisfiability is not decided), so from then on every
+    /// block's is. That is tried first: every predicate of a long path can
+    /// make each abstraction enumerate many cubes. The next time, the
+    /// predicates of every condition of the path are tracked where they
+    /// were found, else everywhere (an atom of a later point may be what an
+    /// earlier one needs).
+    fn refine(
+        &mut self,
+        program: &Program,
+        props: &[PropertyId],
+        candidates: Vec<Candidate>,
+        trace: &Trace,
+        deadline: Deadline,
+    ) -> bool {
+        let run = self.run.as_ref().expect("a run to refine");
+        let of_whole_path = || all_predicates(&run.cpa.data.enc, program, trace, deadline);
+        let stepping = candidates
+            .iter()
+            .any(|(at, c)| self.predicates.steps(c, *at, program));
+        let mut added = candidates.clone();
+        let progress = if add_at_points(&mut self.predicates, &candidates, program) {
+            if stepping {
+                let all = of_whole_path();
+                add_at_points(&mut self.predicates, &all, program);
+                added.extend(all);
+            }
+            true
+        } else {
+            !std::mem::replace(&mut self.check_blocks, true) || {
+                let all = of_whole_path();
+                if add_at_points(&mut self.predicates, &all, program) {
+                    added.extend(all);
+                    true
+                } else {
+                    let everywhere: Vec<_> = all.into_iter().map(|(_, c)| (None, c)).collect();
+                    added.extend(everywhere.iter().cloned());
+                    add_at_points(&mut self.predicates, &everywhere, program)
+                }
+            }
+        };
+        self.learn(props, added);
+        progress
+    }
+}
+
+/// The report of an `analyze` call.
+type Report = sdc::RunReport<PropertyId, Counterexample>;
+
+impl<'p> LoomAnalysis<'p> {
+    /// Stage 2: CEGAR until a counterexample, a property given up, the
+    /// fixed point or the end of the budget.
+    pub(super) fn cegar_stage(
+        &mut self,
+        budget: &Budget,
+        monitor: &mut Monitor<PropertyId>,
+        clock: &dyn Clock,
+    ) -> Report {
+        // A query that runs past the run's budget is interrupted.
+        let _interrupt = Self::remaining_budget(budget, monitor, clock)
+            .map(|l| crate::smt::interrupt::arm(thread_cpu_time() + l));
+        loop {
+            if self.open().is_empty() {
+                self.close_run(monitor);
+                self.partition.finished = true;
+                return Report::default();
+            }
+            if self.cegar.run.is_none() {
+                self.cegar.run = Some(self.new_run());
+            }
+            let deadline = Deadline::in_cpu(Self::remaining_budget(budget, monitor, clock));
+            let run_ref = self.cegar.run.as_mut().expect("run exists");
+            run_ref.cpa.data.set_deadline(deadline);
+            // Expansions of the predicate analysis are expensive (formulas,
+            // abstractions): the clock is read before each one.
+            let mut interrupt = |_size: usize| deadline.passed();
+            let outcome = run(
+                &run_ref.cpa,
+                &mut run_ref.reached,
+                &mut self.work.transitions,
+                &mut interrupt,
+            );
+            match outcome {
+                Outcome::Interrupted => {
+                    self.close_run(monitor);
+                    return Report::default();
+                }
+                Outcome::Done => return self.fixed_point(monitor),
+                Outcome::Target(n) => {
+                    if let Some(report) = self.on_target(n, deadline, budget, monitor, clock) {
+                        return report;
+                    }
+                }
+            }
+        }
+    }
+
+    /// The run reached its fixed point: the open properties hold, unless
+    /// the run was under LDV's assumptions or took an unsound step.
+    fn fixed_point(&mut self, monitor: &mut Monitor<PropertyId>) -> Report {
+        let mut report = Report::default();
+        let run = self.cegar.run.as_ref().expect("a run at its fixed point");
+        let unsound = run.cpa.data.unsound.get();
+        self.close_run(monitor);
+        if self.options.under_ldv_assumptions {
+            for p in self.open().iter() {
+                report.given_up.push((
+                    p,
+                    "no error path under LDV's assumptions, which prove nothing".into(),
+                ));
+            }
+        } else if unsound {
+            for p in self.open().iter() {
+                report.given_up.push((p, "no error state reached, but the analysis used a step that is not an over-approximation (a recursive call reaching what a property observes, an array parameter, or a write or aggregate copy without a known address)".into()));
+            }
+        }
+        self.partition.finished = true;
+        report
+    }
+
+    /// The run reached target node `n`: its error path is checked, and
+    /// refined if infeasible. The report to return, or `None` to go on.
+    fn on_target(
+        &mut self,
+        n: usize,
+        deadline: Deadline,
+        budget: &Budget,
+        monitor: &mut Monitor<PropertyId>,
+        clock: &dyn Clock,
+    ) -> Option<Report> {
+        let run = self.cegar.run.as_ref().expect("run exists");
+        let node = &run.reached.nodes[n];
+        let props: Vec<PropertyId> = node
+            .state
+            .violated
+            .iter()
+            .filter(|p| {
+                self.partition.enabled.contains(*p) && !self.partition.withdrawn.contains(*p)
+            })
+            .collect();
+        if props.is_empty() {
+            return None;
+        }
+        let trace = node.state.data.trace.clone();
+        let name = props
+            .iter()
+            .map(|p| self.names[p.0 as usize].as_str())
+            .collect::<Vec<_>>()
+            .join(",");
+        let t0 = clock.now();
+        let t_check = std::time::Instant::now();
+        let check = self.check_error_path(&trace, &name, deadline);
+        if tracing() {
+            self.trace_check(&check, &name, t_check);
+        }
+        let mut report = Report::default();
+        match check {
+            PathCheck::Feasible(cex) => {
+                report
+                    .counterexamples
+                    .push((props.into_iter().collect(), cex));
+            }
+            PathCheck::Imprecise(first) => {
+                let why = match first {
+                    Some(op) => format!("the error path found is feasible only through over-approximated operations (first: {op})"),
+                    None => "the error path found is feasible only through over-approximated operations".into(),
+                };
+                for p in props {
+                    report.given_up.push((p, why.clone()));
+                }
+            }
+            PathCheck::LdvInfeasible(op) => {
+                let why = format!("the error path found is feasible only through over-approximated operations (first: {op}, which the path needs: it is infeasible under LDV's assumptions)");
+                self.cegar.ldv_predicates = Some(self.cegar.predicates.clone());
+                for p in props {
+                    self.ldv_infeasible.insert(p);
+                    report.given_up.push((p, why.clone()));
+                }
+            }
+            PathCheck::Unknown => {
+                // The solver ran out of time: the budget is spent.
+                self.close_run(monitor);
+            }
+            PathCheck::Infeasible(candidates) => {
+                self.cegar.refinements += 1;
+                self.work.refinements += 1;
+                monitor.record_refinement(props.iter().copied(), clock.now().saturating_sub(t0));
+                let progress =
+                    self.cegar
+                        .refine(self.program, &props, candidates, &trace, deadline);
+                self.close_run(monitor);
+                return self.after_refinement(props, progress, budget, monitor);
+            }
+        }
+        Some(report)
+    }
+
+    /// The exact check of the error path to `trace` (of the properties
+    /// named `name`), under LDV's assumptions if the analysis runs under
+    /// them, listing every assumption the path check makes.
+    fn check_error_path(&self, trace: &Trace, name: &str, deadline: Deadline) -> PathCheck {
+        let run = self.cegar.run.as_ref().expect("run exists");
+        let enc = &run.cpa.data.enc;
+        if !self.options.under_ldv_assumptions {
+            return check_path(enc, self.program, trace, name, deadline);
+        }
+        let (check, made) =
+            enc.under_ldv_assumptions(|| check_path(enc, self.program, trace, name, deadline));
+        match check {
+            PathCheck::Feasible(mut cex) => {
+                cex.assumptions = made;
+                PathCheck::Feasible(cex)
+            }
+            other => other,
+        }
+    }
+
+    /// Tracing: the outcome of a path check.
+    fn trace_check(&self, check: &PathCheck, name: &str, started: std::time::Instant) {
+        let what = match check {
+            PathCheck::Feasible(_) => "feasible".to_string(),
+            PathCheck::Imprecise(_) => "imprecise".to_string(),
+            PathCheck::LdvInfeasible(_) => "infeasible under LDV's assumptions".to_string(),
+            PathCheck::Unknown => "unknown".to_string(),
+            PathCheck::Infeasible(c) => {
+                format!("infeasible, {} candidate predicates: {:?}", c.len(), c)
+            }
+        };
+        let states = self.cegar.run.as_ref().map_or(0, |r| r.reached.nodes.len());
+        eprintln!("loom cegar: target for {name} after {} refinements ({} predicates, {} states, path check {:.2}s): {what}", self.cegar.refinements, self.cegar.predicates.len(), states, started.elapsed().as_secs_f64());
+    }
+
+    /// After a refinement for the error path of `props`: the properties
+    /// given up if it brought no progress or the refinements are used up
+    /// (the report), else the properties over their budget withdrawn
+    /// (`prec_S`) and `None` to go on.
+    fn after_refinement(
+        &mut self,
+        props: Vec<PropertyId>,
+        progress: bool,
+        budget: &Budget,
+        monitor: &Monitor<PropertyId>,
+    ) -> Option<Report> {
+        let mut report = Report::default();
+        if !progress {
+            for p in props {
+                report.given_up.push((
+                    p,
+                    "refinement found no new predicate for an infeasible error path".into(),
+                ));
+            }
+            return Some(report);
+        }
+        if self.cegar.refinements >= self.options.max_refinements {
+            for p in self.open().iter() {
+                report
+                    .given_up
+                    .push((p, format!("{} refinements", self.cegar.refinements)));
+            }
+            return Some(report);
+        }
+        // prec_S: properties over their budget leave the precision.
+        let enabled: BTreeSet<PropertyId> = self.open().iter().collect();
+        for p in &enabled {
+            if budget.exceeds(*p, &enabled, monitor) {
+                self.partition.withdrawn.insert(*p);
+            }
+        }
+        None
+    }
+
+    /// A run of the composite with the current predicates from the
+    /// program start.
+    fn new_run(&self) -> CegarRun<'p> {
+        let labels: Vec<String> = self
+            .properties
+            .iter()
+            .filter_map(|p| match &p.goal {
+                LoomGoal::Label(l) => Some(l.clone()),
+                _ => None,
+            })
+            .collect();
+        let targets = crate::cpa::composite::target_locations(self.program, &labels);
+        // The deadline of solver queries is set per `analyze` call.
+        let mut data = PredicateCpa::new(
+            self.program,
+            &targets,
+            Rc::new(self.cegar.predicates.clone()),
+            Deadline::NONE,
+        );
+        data.check_blocks = self.cegar.check_blocks;
+        data.enc.modelled_functions.borrow_mut().extend(
+            self.automata
+                .iter()
+                .flat_map(|b| b.automaton.api_functions()),
+        );
+        let mut observed = labels;
+        observed.extend(
+            self.automata
+                .iter()
+                .flat_map(|b| b.automaton.observed_labels()),
+        );
+        *data.enc.observed_labels.borrow_mut() = Some(observed);
+        if self.options.under_ldv_assumptions {
+            data.enc.assume_ldv_throughout();
+        }
+        let cpa = LoomCpa::new(
+            self.program,
+            self.automata,
+            self.properties.clone(),
+            data,
+            MergePolicy::Data,
+        );
+        let start = self.program.start.expect("a program has a start");
+        let e0 = cpa.initial_state(start);
+        let p0 = LoomPrecision {
+            enabled: self.open(),
+            data: Rc::new(self.cegar.predicates.clone()),
+        };
+        let reached = Reached::new(&cpa, e0, p0, WaitlistOrder::Priority);
+        CegarRun { cpa, reached }
+    }
+
+    /// Collects the statistics of the current run before it is dropped.
+    pub(super) fn close_run(&mut self, monitor: &mut Monitor<PropertyId>) {
+        if let Some(r) = self.cegar.run.take() {
+            self.count_states(r.reached.nodes.len());
+            self.work.predicates = self.cegar.predicates.len();
+            let a = r.cpa.data.abstraction_stats();
+            self.work.solver_calls += a.solver_calls;
+            self.work.solver_s += a.solver_time.as_secs_f64();
+            let counts = r.cpa.transitions_taken.borrow().clone();
+            self.report_transitions(&counts, monitor);
+        }
+    }
+}
+
+/// Adds each candidate predicate where it was found; whether any is new.
+fn add_at_points(predicates: &mut Predicates, candidates: &[Candidate], program: &Program) -> bool {
+    let mut added = false;
+    for (at, c) in candidates {
+        added |= predicates.add_at(c.clone(), *at, program);
+    }
+    added
+}
+
+/// The initial precision from the specification: every automaton
+/// variable equals its initial value, or one more or one less (counters
+/// and set elements start there, and a block boundary right after the
+/// program start would otherwise forget them).
+fn initial_predicates(
+    program: &Program,
+    automata: &[BoundAutomaton],
+    scope: PredicateScope,
+) -> Predicates {
+    use crate::ir::ExprKind;
+    let mut preds = Predicates::new(scope);
+    for op in automata.iter().flat_map(|b| b.init.iter()) {
+        let crate::cfa::EdgeOp::Assign { lhs, rhs } = op else {
+            continue;
+        };
+        let (ExprKind::Var(v), ExprKind::IntConst(c)) = (&lhs.kind, &rhs.kind) else {
+            continue;
+        };
+        let crate::ir::Type::Int(k) = program.types.get(lhs.ty) else {
+            continue;
+        };
+        let w = k.bits();
+        let sym = crate::smt::Encoder::register_symbol(*v, w);
+        for d in [0i128, 1, -1] {
+            let value = z3::ast::BV::from_i64((c + d) as i64, w);
+            preds.add(sym.eq(&value));
+        }
+    }
+    preds
+}
 
 /// Limits of one CEGAR run.
 #[derive(Clone, Copy, Debug)]
@@ -37,8 +561,6 @@ pub struct CegarResult {
     pub stats: CegarStats,
 }
 
-pub use crate::util::tracing;
-
 /// Decides whether a location labelled `label` is reachable, by predicate
 /// abstraction with CEGAR only.
 pub fn check_label(program: &Program, label: &str, limits: CegarLimits) -> CegarResult {
@@ -46,7 +568,7 @@ pub fn check_label(program: &Program, label: &str, limits: CegarLimits) -> Cegar
 }
 
 /// [`check_label`] with LDV's assumptions in force throughout
-/// ([`LoomAnalysis::under_ldv_assumptions`]): FALSE with the assumptions
+/// ([`LoomOptions::under_ldv_assumptions`]): FALSE with the assumptions
 /// the counterexample needs, or UNKNOWN; never TRUE.
 pub fn check_label_under_ldv_assumptions(
     program: &Program,
@@ -66,11 +588,19 @@ fn check_label_with(
         id: PropertyId(0),
         goal: LoomGoal::Label(label.to_string()),
     };
-    let mut analysis =
-        LoomAnalysis::new(program, &[], vec![property], vec![format!("label:{label}")]);
-    analysis.use_explicit_values = false;
-    analysis.under_ldv_assumptions = under_ldv_assumptions;
-    analysis.max_refinements = limits.max_refinements;
+    let options = LoomOptions {
+        explicit_values: false,
+        max_refinements: limits.max_refinements,
+        under_ldv_assumptions,
+        ..LoomOptions::default()
+    };
+    let mut analysis = LoomAnalysis::new(
+        program,
+        &[],
+        vec![property],
+        vec![format!("label:{label}")],
+        options,
+    );
     let ids: BTreeSet<PropertyId> = [PropertyId(0)].into();
     let r = sdc::sdc(
         &mut analysis,
@@ -81,16 +611,16 @@ fn check_label_with(
         &CpuClock,
     );
     let (verdict, reason, counterexample) = match r.outcomes.get(&PropertyId(0)) {
-        Some(Outcome::Satisfied) => (Verdict::True, None, None),
-        Some(Outcome::Violated(c)) => (Verdict::False, None, Some(c.clone())),
-        Some(Outcome::Unknown(why)) => (Verdict::Unknown, Some(why.to_string()), None),
+        Some(sdc::Outcome::Satisfied) => (Verdict::True, None, None),
+        Some(sdc::Outcome::Violated(c)) => (Verdict::False, None, Some(c.clone())),
+        Some(sdc::Outcome::Unknown(why)) => (Verdict::Unknown, Some(why.to_string()), None),
         None => (
             Verdict::Unknown,
-            Some(UnknownReason::Timeout.to_string()),
+            Some(sdc::UnknownReason::Timeout.to_string()),
             None,
         ),
     };
-    let w = &analysis.work;
+    let w = analysis.work();
     CegarResult {
         verdict,
         reason,

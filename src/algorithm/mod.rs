@@ -1,9 +1,11 @@
 //! Algorithms generic over [`crate::cpa::Cpa`]: the CPA algorithm (Alg. 1) and
-//! its abstract reachability graph, CEGAR, and the SDC loop (Alg. 2).
+//! its abstract reachability graph, CEGAR with the exact path check and
+//! refinement, and the SDC loop (Alg. 2).
 
 pub mod cegar;
 pub mod cpa_algorithm;
 pub mod loom_analysis;
+pub mod path_check;
 pub mod reachability;
 pub mod refine;
 pub mod replay;

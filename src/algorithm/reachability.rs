@@ -12,7 +12,6 @@
 use std::time::Duration;
 
 use crate::algorithm::cpa_algorithm::{run, Outcome, Reached, WaitlistOrder};
-use crate::algorithm::sdc::thread_cpu_time;
 use crate::cfa::Program;
 use crate::cpa::composite::MergePolicy;
 use crate::cpa::loom::{LoomCpa, LoomPrecision, LoomProperty};
@@ -20,6 +19,7 @@ use crate::cpa::value::ValueCpa;
 use crate::cpa::Cpa;
 use crate::spec::bound::BoundAutomaton;
 use crate::spec::PropertySet;
+use crate::util::{thread_cpu_time, Deadline};
 
 /// Limits of one reachability run.
 #[derive(Clone, Copy, Debug)]
@@ -83,15 +83,12 @@ pub fn explore(
         },
         WaitlistOrder::DepthFirst,
     );
+    let deadline = Deadline::after(started, limits.cpu);
     let mut polls = 0u32;
     loop {
         let mut interrupt = |size: usize| {
             polls += 1;
-            size > limits.max_states
-                || (polls.is_multiple_of(64)
-                    && limits
-                        .cpu
-                        .is_some_and(|c| thread_cpu_time().saturating_sub(started) >= c))
+            size > limits.max_states || (polls.is_multiple_of(64) && deadline.passed())
         };
         match run(
             &cpa,

@@ -1,7 +1,7 @@
 //! Witness replay (`mpv validate`): a depth-first search over the LOOM
 //! composite under explicit values, as the value search does, restricted
 //! to the paths that pass the witness's waypoints in order, each error
-//! path re-executed exactly ([`refine::concrete_check`]).
+//! path re-executed exactly ([`path_check::concrete_check`]).
 //!
 //! A step is a waypoint event when it decides the condition of a
 //! branching construct (`branching`), enters a function with a body
@@ -18,8 +18,7 @@ use std::hash::BuildHasher;
 use std::rc::Rc;
 use std::time::Duration;
 
-use crate::algorithm::refine::{concrete_check, PathCheck};
-use crate::algorithm::sdc::thread_cpu_time;
+use crate::algorithm::path_check::{concrete_check, PathCheck};
 use crate::algorithm::value_search::PathStep;
 use crate::cfa::{EdgeId, EdgeOp, Program};
 use crate::cpa::loom::{LoomCpa, LoomPrecision, LoomProperty, LoomState};
@@ -31,6 +30,7 @@ use crate::report::{CexStep, Counterexample, StepKind};
 use crate::smt::Encoder;
 use crate::spec::bound::BoundAutomaton;
 use crate::spec::PropertySet;
+use crate::util::Deadline;
 use crate::witness::read::result_value;
 use crate::witness::{Waypoint, WaypointKind};
 
@@ -165,8 +165,8 @@ pub fn replay(
     waypoints: &[Waypoint],
     cpu: Option<Duration>,
 ) -> Replay {
-    let deadline = cpu.map(|c| thread_cpu_time() + c);
-    let out_of_time = || deadline.is_some_and(|d| thread_cpu_time() >= d);
+    let deadline = Deadline::in_cpu(cpu);
+    let out_of_time = || deadline.passed();
     let enc = Encoder::new(program);
     enc.modelled_functions
         .borrow_mut()
@@ -305,7 +305,7 @@ struct Checker<'a> {
     enc: &'a Encoder<'a>,
     program: &'a Program,
     name: &'a str,
-    deadline: Option<Duration>,
+    deadline: Deadline,
     checks: u32,
     /// Why the last path that was not refuted is not a counterexample.
     last_check: Option<String>,

@@ -16,8 +16,8 @@ use crate::hash::HashMap;
 use z3::ast::Bool;
 use z3::{SatResult, Solver};
 
-use crate::algorithm::refine::{exact_path, PathCheck};
-use crate::algorithm::sdc::{thread_cpu_time, UnknownReason};
+use crate::algorithm::path_check::{exact_path, PathCheck};
+use crate::algorithm::sdc::UnknownReason;
 use crate::cfa::{LocId, Program};
 use crate::cpa::callstack::{CallStack, CallstackCpa};
 use crate::cpa::composite::{control_transitions, target_locations};
@@ -26,6 +26,7 @@ use crate::cpa::{Cpa, Transition};
 use crate::report::{Counterexample, Verdict};
 use crate::smt::step::apply;
 use crate::smt::{Encoder, SymState};
+use crate::util::{thread_cpu_time, Deadline};
 
 #[derive(Clone, Debug, Default)]
 pub struct SeStats {
@@ -67,13 +68,14 @@ enum Round {
 /// Checks whether a location labelled `label` is reachable from the start.
 pub fn check_label(program: &Program, label: &str, cpu_limit: Option<Duration>) -> SeResult {
     let started = thread_cpu_time();
+    let deadline = Deadline::after(started, cpu_limit);
     let targets = target_locations(program, &[label.to_string()]);
     let mut stats = SeStats::default();
     let mut k = 1u32;
     let mut last_why = None;
     loop {
         stats.bound = k;
-        let r = round(program, label, &targets, k, started, cpu_limit, &mut stats);
+        let r = round(program, label, &targets, k, deadline, &mut stats);
         stats.cpu = thread_cpu_time().saturating_sub(started);
         match r {
             Round::Found(cex) => {
@@ -118,167 +120,250 @@ pub fn check_label(program: &Program, label: &str, cpu_limit: Option<Duration>) 
     }
 }
 
-#[allow(clippy::too_many_arguments)]
+/// One round of the search with loop bound `k`, until `deadline`.
 fn round<'p>(
     program: &'p Program,
     label: &str,
     targets: &[bool],
     k: u32,
-    started: Duration,
-    cpu_limit: Option<Duration>,
+    deadline: Deadline,
     stats: &mut SeStats,
 ) -> Round {
-    let enc = Encoder::new(program);
-    *enc.observed_labels.borrow_mut() = Some(vec![label.to_string()]);
-    let solver = crate::smt::incremental_solver();
-    let limit = crate::smt::QueryLimit::default();
-    let mut level = 0u32;
-    let mut complete = true;
-    let mut why: Option<String> = None;
+    let mut search = Search::new(program, label, k, deadline, stats);
     let start = program.start.expect("a program has a start");
     let root = Node {
         loc: start,
         stack: CallStack::default(),
-        sym: enc.initial(),
+        sym: search.enc.initial(),
         visits: Rc::new(HashMap::default()),
         path: None,
         depth: 0,
-    };
-    let remaining = |stats: &SeStats| -> Option<Duration> {
-        let _ = stats;
-        cpu_limit.map(|c| c.saturating_sub(thread_cpu_time().saturating_sub(started)))
-    };
-    let check = |solver: &Solver, stats: &mut SeStats| -> SatResult {
-        if let Some(rem) = remaining(stats) {
-            limit.apply(solver, rem);
-        }
-        let t = thread_cpu_time();
-        let r = crate::smt::interrupt::checking(|| solver.check());
-        stats.solver_calls += 1;
-        stats.solver_s += thread_cpu_time().saturating_sub(t).as_secs_f64();
-        r
     };
     // (node, solver level of its prefix, constraint of the branch taken)
     let mut stack: Vec<(Node<'p>, u32, Option<Bool>)> = vec![(root, 0, None)];
     let mut polls = 0u32;
     while let Some((mut node, lvl, constraint)) = stack.pop() {
-        if level > lvl {
-            solver.pop(level - lvl);
-            level = lvl;
-        }
+        search.pop_to(lvl);
         if let Some(c) = constraint {
-            solver.push();
-            level += 1;
-            solver.assert(&c);
-            match check(&solver, stats) {
-                SatResult::Unsat => continue,
-                SatResult::Unknown => {
-                    if remaining(stats).is_some_and(|r| r.is_zero()) {
-                        return Round::Timeout;
-                    }
-                    complete = false;
-                    why = Some("solver returned unknown".into());
-                }
-                SatResult::Sat => {}
+            match search.enter_branch(&c) {
+                Branch::Infeasible => continue,
+                Branch::Timeout => return Round::Timeout,
+                Branch::Open => {}
             }
         }
         loop {
             polls += 1;
-            if polls.is_multiple_of(256) && remaining(stats).is_some_and(|r| r.is_zero()) {
+            if polls.is_multiple_of(256) && search.deadline.passed() {
                 return Round::Timeout;
             }
             if targets[node.loc.0 as usize] {
-                match check(&solver, stats) {
-                    SatResult::Sat if node.sym.exact => {
-                        // The path alone, with its memory accesses checked.
-                        let deadline = cpu_limit.map(|c| started + c);
-                        match exact_path(
-                            &enc,
-                            program,
-                            &steps(&node),
-                            &format!("label:{label}"),
-                            deadline,
-                        ) {
-                            PathCheck::Feasible(cex) => return Round::Found(cex),
-                            PathCheck::Unknown if remaining(stats).is_some_and(|r| r.is_zero()) => {
-                                return Round::Timeout
-                            }
-                            _ => {
-                                complete = false;
-                                why = Some("the only feasible error paths use over-approximated operations".into());
-                            }
-                        }
-                    }
-                    SatResult::Unsat => {}
-                    SatResult::Unknown if remaining(stats).is_some_and(|r| r.is_zero()) => {
-                        return Round::Timeout
-                    }
-                    _ => {
-                        complete = false;
-                        why = Some(
-                            "the only feasible error paths use over-approximated operations".into(),
-                        );
-                    }
+                if let Some(end) = search.at_target(&node) {
+                    return end;
                 }
                 break;
             }
-            if program.loc(node.loc).loop_head {
-                let n = node.visits.get(&node.loc).copied().unwrap_or(0) + 1;
-                if n > k {
-                    complete = false;
-                    break;
-                }
-                Rc::make_mut(&mut node.visits).insert(node.loc, n);
-            }
-            if node.depth > 200_000 {
-                complete = false;
+            if !search.within_bounds(&mut node) {
                 break;
             }
-            let ts = control_transitions(program, node.loc, &node.stack);
-            if ts.is_empty() {
+            let Some(mut succs) = search.successors(&node) else {
                 break;
-            }
-            let mut succs = Vec::with_capacity(ts.len());
-            for t in ts {
-                let mut child = node.clone();
-                let loc = LocationCpa { program }.transfer(&node.loc, &t, &());
-                let stack = CallstackCpa { program }.transfer(&node.stack, &t, &());
-                let (Some(&loc), Some(stack)) = (loc.first(), stack.into_iter().next()) else {
-                    continue;
-                };
-                stats.transitions += 1;
-                let c = apply(&enc, &mut child.sym, &t, program).constraint;
-                child.loc = loc;
-                child.stack = stack;
-                child.depth += 1;
-                child.path = Some(Rc::new(PathNode {
-                    step: t,
-                    prev: child.path.take(),
-                }));
-                succs.push((child, c));
-            }
-            if !child_sound(&succs) {
-                complete = false;
-            }
+            };
             if succs.len() == 1 {
                 let (child, c) = succs.pop().expect("one successor");
                 if let Some(c) = c {
-                    solver.assert(&c);
+                    search.solver.assert(&c);
                 }
                 node = child;
                 continue;
             }
             for (child, c) in succs.into_iter().rev() {
-                stack.push((child, level, c));
+                stack.push((child, search.level, c));
             }
             break;
         }
     }
-    if level > 0 {
-        solver.pop(level);
+    search.pop_to(0);
+    Round::Exhausted {
+        complete: search.complete,
+        why: search.why,
     }
-    Round::Exhausted { complete, why }
 }
+
+/// One round's search: the encoder, the solver with one scope per branch
+/// point on the current path, and what the round found out so far.
+struct Search<'p, 's> {
+    program: &'p Program,
+    label: &'s str,
+    k: u32,
+    enc: Encoder<'p>,
+    solver: Solver,
+    limit: crate::smt::QueryLimit,
+    deadline: Deadline,
+    stats: &'s mut SeStats,
+    /// The solver's scope level.
+    level: u32,
+    /// Whether every path was followed to its end.
+    complete: bool,
+    /// Why not, if it matters for the verdict.
+    why: Option<String>,
+}
+
+/// What entering a branch found.
+enum Branch {
+    /// Its constraint contradicts the path: the branch is skipped.
+    Infeasible,
+    /// The deadline passed.
+    Timeout,
+    /// The branch is followed.
+    Open,
+}
+
+impl<'p, 's> Search<'p, 's> {
+    fn new(
+        program: &'p Program,
+        label: &'s str,
+        k: u32,
+        deadline: Deadline,
+        stats: &'s mut SeStats,
+    ) -> Self {
+        let enc = Encoder::new(program);
+        *enc.observed_labels.borrow_mut() = Some(vec![label.to_string()]);
+        Search {
+            program,
+            label,
+            k,
+            enc,
+            solver: crate::smt::incremental_solver(),
+            limit: crate::smt::QueryLimit::default(),
+            deadline,
+            stats,
+            level: 0,
+            complete: true,
+            why: None,
+        }
+    }
+
+    /// Pops the solver's scopes down to `level`.
+    fn pop_to(&mut self, level: u32) {
+        if self.level > level {
+            self.solver.pop(self.level - level);
+            self.level = level;
+        }
+    }
+
+    /// A solver check within the deadline, counted in the statistics.
+    fn check(&mut self) -> SatResult {
+        if let Some(rem) = self.deadline.remaining() {
+            self.limit.apply(&self.solver, rem);
+        }
+        let t = thread_cpu_time();
+        let r = crate::smt::interrupt::checking(|| self.solver.check());
+        self.stats.solver_calls += 1;
+        self.stats.solver_s += thread_cpu_time().saturating_sub(t).as_secs_f64();
+        r
+    }
+
+    /// Opens a scope for a branch with constraint `c` and checks it.
+    fn enter_branch(&mut self, c: &Bool) -> Branch {
+        self.solver.push();
+        self.level += 1;
+        self.solver.assert(c);
+        match self.check() {
+            SatResult::Unsat => Branch::Infeasible,
+            SatResult::Unknown => {
+                if self.deadline.passed() {
+                    return Branch::Timeout;
+                }
+                self.complete = false;
+                self.why = Some("solver returned unknown".into());
+                Branch::Open
+            }
+            SatResult::Sat => Branch::Open,
+        }
+    }
+
+    /// At a target: the round's end if the path to `node` is a
+    /// counterexample or the deadline passed, else `None` (the search goes
+    /// on, incomplete if the path may be feasible).
+    fn at_target(&mut self, node: &Node<'p>) -> Option<Round> {
+        let imprecise = "the only feasible error paths use over-approximated operations";
+        match self.check() {
+            SatResult::Sat if node.sym.exact => {
+                // The path alone, with its memory accesses checked.
+                let name = format!("label:{}", self.label);
+                match exact_path(&self.enc, self.program, &steps(node), &name, self.deadline) {
+                    PathCheck::Feasible(cex) => return Some(Round::Found(cex)),
+                    PathCheck::Unknown if self.deadline.passed() => return Some(Round::Timeout),
+                    _ => {
+                        self.complete = false;
+                        self.why = Some(imprecise.into());
+                    }
+                }
+            }
+            SatResult::Unsat => {}
+            SatResult::Unknown if self.deadline.passed() => return Some(Round::Timeout),
+            _ => {
+                self.complete = false;
+                self.why = Some(imprecise.into());
+            }
+        }
+        None
+    }
+
+    /// Counts a loop head's visit on the path to `node`; whether the path
+    /// stays within the loop bound and the depth limit.
+    fn within_bounds(&mut self, node: &mut Node<'p>) -> bool {
+        if self.program.loc(node.loc).loop_head {
+            let n = node.visits.get(&node.loc).copied().unwrap_or(0) + 1;
+            if n > self.k {
+                self.complete = false;
+                return false;
+            }
+            Rc::make_mut(&mut node.visits).insert(node.loc, n);
+        }
+        if node.depth > MAX_DEPTH {
+            self.complete = false;
+            return false;
+        }
+        true
+    }
+
+    /// The successors of `node`, each with the condition of its step;
+    /// `None` if no step leaves its location.
+    fn successors(&mut self, node: &Node<'p>) -> Option<Vec<(Node<'p>, Option<Bool>)>> {
+        let program = self.program;
+        let ts = control_transitions(program, node.loc, &node.stack);
+        if ts.is_empty() {
+            return None;
+        }
+        let mut succs = Vec::with_capacity(ts.len());
+        for t in ts {
+            let mut child = node.clone();
+            let loc = LocationCpa { program }.transfer(&node.loc, &t, &());
+            let stack = CallstackCpa { program }.transfer(&node.stack, &t, &());
+            let (Some(&loc), Some(stack)) = (loc.first(), stack.into_iter().next()) else {
+                continue;
+            };
+            self.stats.transitions += 1;
+            let c = apply(&self.enc, &mut child.sym, &t, program).constraint;
+            child.loc = loc;
+            child.stack = stack;
+            child.depth += 1;
+            child.path = Some(Rc::new(PathNode {
+                step: t,
+                prev: child.path.take(),
+            }));
+            succs.push((child, c));
+        }
+        if !child_sound(&succs) {
+            self.complete = false;
+        }
+        Some(succs)
+    }
+}
+
+/// Steps on one path before the search gives it up.
+const MAX_DEPTH: u32 = 200_000;
 
 fn child_sound(succs: &[(Node, Option<Bool>)]) -> bool {
     succs.iter().all(|(n, _)| n.sym.sound)

@@ -8,7 +8,7 @@
 //!
 //! The search under-approximates nothing and proves nothing: it only
 //! proposes paths. A path reaching an error is re-executed alone on the
-//! exact encoding ([`refine::concrete_check`]); FALSE comes only from a
+//! exact encoding ([`path_check::concrete_check`]); FALSE comes only from a
 //! feasible, exactly encoded path. This finds the errors behind
 //! constant-bound loops (module initialisation filling tables, ...) that
 //! predicate abstraction would reach only after one refinement per
@@ -21,8 +21,7 @@ use std::time::Duration;
 use crate::hash::{FixedState, HashMap};
 
 use crate::algorithm::cpa_algorithm::Step;
-use crate::algorithm::refine::{concrete_check, PathCheck};
-use crate::algorithm::sdc::thread_cpu_time;
+use crate::algorithm::path_check::{concrete_check, PathCheck};
 use crate::cfa::{EdgeId, LocId, Program};
 use crate::cpa::loom::{LoomCpa, LoomPrecision, LoomProperty, LoomState};
 use crate::cpa::predicate::trace::step_transition;
@@ -32,6 +31,7 @@ use crate::report::Counterexample;
 use crate::smt::Encoder;
 use crate::spec::bound::BoundAutomaton;
 use crate::spec::{PropertyId, PropertySet};
+use crate::util::{thread_cpu_time, tracing, Deadline};
 
 /// Loop bounds of the successive rounds.
 const BOUNDS: [u32; 3] = [4, 16, 64];
@@ -116,10 +116,8 @@ pub fn search(
     enabled: &PropertySet,
     cpu: Option<Duration>,
 ) -> SearchResult {
-    let started = thread_cpu_time();
-    let deadline = cpu.map(|c| started + c);
-    let out_of_time = || deadline.is_some_and(|d| thread_cpu_time() >= d);
-    let mut out = SearchResult::default();
+    let deadline = Deadline::after(thread_cpu_time(), cpu);
+    let out = SearchResult::default();
     let enc = Encoder::new(program);
     enc.modelled_functions
         .borrow_mut()
@@ -134,132 +132,190 @@ pub fn search(
     let Some(start) = program.start else {
         return out;
     };
-    let mut open = enabled.clone();
+    let mut search = Search {
+        program,
+        names,
+        enc,
+        cpa,
+        deadline,
+        open: enabled.clone(),
+        out,
+    };
     for k in BOUNDS {
-        if open.is_empty() || out_of_time() {
+        if search.open.is_empty() || deadline.passed() {
             break;
         }
-        let mut checks: HashMap<PropertyId, u32> = HashMap::default();
-        let mut prec = LoomPrecision {
-            enabled: open.clone(),
-            data: (),
-        };
-        // States seen, by control state and values (equal states have
-        // equal keys; a key's states are compared in full).
-        let mut seen: HashMap<(u64, u64), Vec<LoomState<Values>>> = HashMap::default();
-        let mut stack = vec![Node {
-            state: cpa.initial_state(start),
-            visits: Rc::new(HashMap::default()),
-            path: None,
-        }];
-        let mut states = 0usize;
-        let mut bounded = false;
-        while let Some(node) = stack.pop() {
-            if states.is_multiple_of(64) && out_of_time() {
-                break;
-            }
-            if states > MAX_STATES || prec.enabled.is_empty() {
-                bounded = true;
-                break;
-            }
-            if cpa.is_target(&node.state) {
-                let hit: PropertySet = node
-                    .state
-                    .violated
-                    .iter()
-                    .filter(|p| prec.enabled.contains(*p))
-                    .collect();
-                if hit.is_empty() {
-                    continue;
-                }
-                let owned = steps(&node);
-                let path: Option<Vec<Transition>> =
-                    owned.iter().map(|s| s.transition(program)).collect();
-                let Some(path) = path else { continue };
-                let name = hit
-                    .iter()
-                    .map(|p| names[p.0 as usize].as_str())
-                    .collect::<Vec<_>>()
-                    .join(",");
-                out.paths_checked += 1;
-                let check = concrete_check(&enc, program, &path, &name, deadline);
-                if crate::algorithm::cegar::tracing() {
-                    let what = match &check {
-                        PathCheck::Feasible(_) => "feasible".to_string(),
-                        PathCheck::Imprecise(why) => format!("imprecise ({why:?})"),
-                        PathCheck::LdvInfeasible(op) => {
-                            format!("infeasible under LDV's assumptions ({op})")
-                        }
-                        PathCheck::Unknown => "unknown".to_string(),
-                        PathCheck::Infeasible(_) => "infeasible".to_string(),
-                    };
-                    eprintln!(
-                        "value search (k = {k}): error path of {} steps for {name}: {what}",
-                        path.len()
-                    );
-                }
-                let done: PropertySet = match check {
-                    PathCheck::Feasible(cex) => {
-                        open = open.difference(&hit);
-                        out.counterexamples.push((hit.clone(), cex));
-                        hit
-                    }
-                    _ => hit
-                        .iter()
-                        .filter(|p| {
-                            let n = checks.entry(*p).or_default();
-                            *n += 1;
-                            *n >= CHECKS_PER_ROUND
-                        })
-                        .collect(),
-                };
-                prec.enabled = prec.enabled.difference(&done);
-                continue;
-            }
-            for t in cpa.transitions(&node.state) {
-                for succ in cpa.transfer(&node.state, &t, &prec) {
-                    out.transitions += 1;
-                    let Some((succ, _)) = cpa.prec(succ, prec.clone()) else {
-                        continue;
-                    };
-                    let mut visits = node.visits.clone();
-                    if succ.pending.is_none() && program.loc(succ.loc).loop_head {
-                        let n = visits.get(&succ.loc).copied().unwrap_or(0) + 1;
-                        if n > k {
-                            bounded = true;
-                            continue;
-                        }
-                        Rc::make_mut(&mut visits).insert(succ.loc, n);
-                    }
-                    let key = (
-                        cpa.partition_key(&succ),
-                        FixedState::default().hash_one(&succ.data),
-                    );
-                    let same = seen.entry(key).or_default();
-                    if same.contains(&succ) {
-                        continue;
-                    }
-                    same.push(succ.clone());
-                    states += 1;
-                    stack.push(Node {
-                        state: succ,
-                        visits,
-                        path: Some(Rc::new(PathNode {
-                            step: PathStep::of(&t),
-                            prev: node.path.clone(),
-                        })),
-                    });
-                }
-            }
-        }
-        out.states = out.states.max(states);
-        if !bounded {
+        if !search.round(k, start) {
             // Every path was followed to its end: a larger bound finds
             // nothing new.
             break;
         }
     }
-    out
+    search.out
+}
+
+/// The search over its rounds.
+struct Search<'a, 'p> {
+    program: &'p Program,
+    names: &'a [String],
+    enc: Encoder<'p>,
+    cpa: LoomCpa<'p, ValueCpa<'p>>,
+    deadline: Deadline,
+    /// The properties without a counterexample yet.
+    open: PropertySet,
+    out: SearchResult,
+}
+
+/// One round of the search, with loop bound `k`.
+struct Round {
+    k: u32,
+    /// Error paths checked per property.
+    checks: HashMap<PropertyId, u32>,
+    /// The properties still looked for in this round.
+    prec: LoomPrecision<()>,
+    /// States seen, by control state and values (equal states have
+    /// equal keys; a key's states are compared in full).
+    seen: HashMap<(u64, u64), Vec<LoomState<Values>>>,
+    states: usize,
+    /// Whether the loop bound or the state limit cut a path.
+    bounded: bool,
+}
+
+impl<'p> Search<'_, 'p> {
+    /// One round with loop bound `k` from `start`; whether it was bounded
+    /// (a larger bound may find more).
+    fn round(&mut self, k: u32, start: LocId) -> bool {
+        let mut round = Round {
+            k,
+            checks: HashMap::default(),
+            prec: LoomPrecision {
+                enabled: self.open.clone(),
+                data: (),
+            },
+            seen: HashMap::default(),
+            states: 0,
+            bounded: false,
+        };
+        let mut stack = vec![Node {
+            state: self.cpa.initial_state(start),
+            visits: Rc::new(HashMap::default()),
+            path: None,
+        }];
+        while let Some(node) = stack.pop() {
+            if round.states.is_multiple_of(64) && self.deadline.passed() {
+                break;
+            }
+            if round.states > MAX_STATES || round.prec.enabled.is_empty() {
+                round.bounded = true;
+                break;
+            }
+            if self.cpa.is_target(&node.state) {
+                self.check_target(&node, &mut round);
+                continue;
+            }
+            self.expand(&node, &mut round, &mut stack);
+        }
+        self.out.states = self.out.states.max(round.states);
+        round.bounded
+    }
+
+    /// Checks the error path to a target `node` exactly: a counterexample
+    /// for the properties it violates, or one more check of them (after
+    /// [`CHECKS_PER_ROUND`] the round stops looking for them).
+    fn check_target(&mut self, node: &Node, round: &mut Round) {
+        let hit: PropertySet = node
+            .state
+            .violated
+            .iter()
+            .filter(|p| round.prec.enabled.contains(*p))
+            .collect();
+        if hit.is_empty() {
+            return;
+        }
+        let owned = steps(node);
+        let path: Option<Vec<Transition>> =
+            owned.iter().map(|s| s.transition(self.program)).collect();
+        let Some(path) = path else { return };
+        let name = hit
+            .iter()
+            .map(|p| self.names[p.0 as usize].as_str())
+            .collect::<Vec<_>>()
+            .join(",");
+        self.out.paths_checked += 1;
+        let check = concrete_check(&self.enc, self.program, &path, &name, self.deadline);
+        if tracing() {
+            let what = match &check {
+                PathCheck::Feasible(_) => "feasible".to_string(),
+                PathCheck::Imprecise(why) => format!("imprecise ({why:?})"),
+                PathCheck::LdvInfeasible(op) => {
+                    format!("infeasible under LDV's assumptions ({op})")
+                }
+                PathCheck::Unknown => "unknown".to_string(),
+                PathCheck::Infeasible(_) => "infeasible".to_string(),
+            };
+            eprintln!(
+                "value search (k = {}): error path of {} steps for {name}: {what}",
+                round.k,
+                path.len()
+            );
+        }
+        let done: PropertySet = match check {
+            PathCheck::Feasible(cex) => {
+                self.open = self.open.difference(&hit);
+                self.out.counterexamples.push((hit.clone(), cex));
+                hit
+            }
+            _ => hit
+                .iter()
+                .filter(|p| {
+                    let n = round.checks.entry(*p).or_default();
+                    *n += 1;
+                    *n >= CHECKS_PER_ROUND
+                })
+                .collect(),
+        };
+        round.prec.enabled = round.prec.enabled.difference(&done);
+    }
+
+    /// Pushes the successors of `node` not seen before, each loop head
+    /// entered at most `k` times per path.
+    fn expand(&mut self, node: &Node, round: &mut Round, stack: &mut Vec<Node>) {
+        for t in self.cpa.transitions(&node.state) {
+            for succ in self.cpa.transfer(&node.state, &t, &round.prec) {
+                self.out.transitions += 1;
+                let Some((succ, _)) = self.cpa.prec(succ, round.prec.clone()) else {
+                    continue;
+                };
+                let mut visits = node.visits.clone();
+                if succ.pending.is_none() && self.program.loc(succ.loc).loop_head {
+                    let n = visits.get(&succ.loc).copied().unwrap_or(0) + 1;
+                    if n > round.k {
+                        round.bounded = true;
+                        continue;
+                    }
+                    Rc::make_mut(&mut visits).insert(succ.loc, n);
+                }
+                let key = (
+                    self.cpa.partition_key(&succ),
+                    FixedState::default().hash_one(&succ.data),
+                );
+                let same = round.seen.entry(key).or_default();
+                if same.contains(&succ) {
+                    continue;
+                }
+                same.push(succ.clone());
+                round.states += 1;
+                stack.push(Node {
+                    state: succ,
+                    visits,
+                    path: Some(Rc::new(PathNode {
+                        step: PathStep::of(&t),
+                        prev: node.path.clone(),
+                    })),
+                });
+            }
+        }
+    }
 }
 
 #[cfg(test)]

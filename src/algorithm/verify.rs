@@ -15,7 +15,7 @@ use std::time::Duration;
 
 use crate::hash::HashMap;
 
-use crate::algorithm::loom_analysis::{LoomAnalysis, Work};
+use crate::algorithm::loom_analysis::{LoomAnalysis, LoomOptions, Work};
 use crate::algorithm::sdc::{
     self, thread_cpu_time, CpuClock, Outcome, RefinementRule, Strategy, StrategyConfig,
     UnknownReason,
@@ -24,7 +24,7 @@ use crate::algorithm::symexec;
 use crate::cfa::Program;
 use crate::cpa::loom::{LoomGoal, LoomProperty};
 use crate::cpa::predicate::abstraction::PredicateScope;
-use crate::report::{PartitionReport, PropertyResult, Verdict};
+use crate::report::{Counterexample, PartitionReport, PropertyResult, Verdict};
 use crate::spec::bound::BoundAutomaton;
 use crate::spec::{relevance, Goal, Property, PropertyId};
 
@@ -127,6 +127,13 @@ pub fn automaton_property(b: &BoundAutomaton, automaton: usize, property: usize)
 
 /// One result per property of `props` (in order). Rule properties refer to
 /// `automata` (bound to `program`).
+///
+/// The steps: every property's result starts UNKNOWN with its syntactic
+/// relevance; the LOOM analysis checks the properties it can (SDC under
+/// `mode`'s strategy, or `baseline`); properties whose error path needs a
+/// step LDV's assumptions rule out get the analysis once more under them
+/// ([`ldv_phase`]); label properties it gave up get symbolic execution
+/// ([`symexec_phase`]).
 pub fn verify(
     program: &Program,
     automata: &[BoundAutomaton],
@@ -135,11 +142,88 @@ pub fn verify(
     limits: &VerifySettings,
 ) -> Verification {
     let t0 = thread_cpu_time();
+    let mut results = initial_results(program, automata, props);
+    let loom = LoomProperties::of(props, &mut results);
+    let ids: BTreeSet<PropertyId> = loom.properties.iter().map(|p| p.id).collect();
+    let options = LoomOptions {
+        predicate_scope: limits.predicate_scope,
+        ..LoomOptions::default()
+    };
+    let mut analysis = LoomAnalysis::new(
+        program,
+        automata,
+        loom.properties.clone(),
+        loom.names.clone(),
+        options,
+    );
+    let clock = CpuClock;
+    let sdc_result = match mode {
+        Mode::Baseline => sdc::baseline(&mut analysis, &ids, limits.cpu, &clock),
+        Mode::Sdc(s) => sdc::sdc(
+            &mut analysis,
+            &ids,
+            s,
+            limits.config.clone(),
+            limits.cpu,
+            &clock,
+        ),
+    };
+    let mut work = analysis.work().clone();
+    let partitions = partition_reports(&sdc_result, &loom.names);
+    record_outcomes(&mut results, &loom.index, &sdc_result);
+    let left = || {
+        limits
+            .cpu
+            .map(|c| c.saturating_sub(thread_cpu_time().saturating_sub(t0)))
+    };
+    // Properties whose error path needed an over-approximated step that
+    // LDV's assumptions rule out: the analysis once more, under them.
+    let needs_ldv: BTreeSet<PropertyId> = ids
+        .iter()
+        .copied()
+        .filter(|&id| {
+            analysis.ldv_infeasible().contains(id)
+                && matches!(
+                    sdc_result.outcomes.get(&id),
+                    Some(Outcome::Unknown(UnknownReason::Analysis(_)))
+                )
+        })
+        .collect();
+    if !needs_ldv.is_empty() && left().is_none_or(|l| l >= MIN_LDV_PHASE) {
+        let under = ldv_phase(&analysis, &loom, &needs_ldv, &mut results, limits, &left);
+        work.add_effort(&under);
+    }
+    symexec_phase(
+        program,
+        props,
+        &loom.index,
+        &sdc_result,
+        &mut results,
+        &mut work,
+        left,
+    );
+    Verification {
+        results,
+        work,
+        cpu: thread_cpu_time().saturating_sub(t0),
+        partitions,
+    }
+}
+
+/// What the SDC loop returns for the LOOM properties.
+type LoomSdcResult = sdc::SdcResult<PropertyId, Counterexample>;
+
+/// One UNKNOWN result per property, with its syntactic relevance.
+fn initial_results(
+    program: &Program,
+    automata: &[BoundAutomaton],
+    props: &[Property],
+) -> Vec<PropertyResult> {
     let rule_relevance: Vec<_> = automata
         .iter()
         .map(|b| relevance::automaton_relevance(program, &b.automaton))
         .collect();
-    let mut results: Vec<PropertyResult> = props
+    props
         .iter()
         .map(|p| PropertyResult {
             id: p.id.clone(),
@@ -157,43 +241,50 @@ pub fn verify(
             message: None,
             witnesses: Vec::new(),
         })
-        .collect();
-    // Properties the LOOM analysis checks, with their index in `props`.
-    let mut loom = Vec::new();
-    let mut index = Vec::new();
-    let mut names = Vec::new();
-    for (i, p) in props.iter().enumerate() {
-        let Some(goal) = LoomGoal::of(&p.goal) else {
-            results[i].reason = Some(format!(
-                "`{}` is checked as an automaton: bind `spec::prp::call_automaton` of it",
-                p.id
-            ));
-            continue;
+        .collect()
+}
+
+/// The properties the LOOM analysis checks.
+struct LoomProperties {
+    /// As LOOM properties, `properties[k].id == PropertyId(k)`.
+    properties: Vec<LoomProperty>,
+    /// The index in the verified properties of each.
+    index: Vec<usize>,
+    /// The name of each.
+    names: Vec<String>,
+}
+
+impl LoomProperties {
+    /// The properties of `props` LOOM checks; the others get the reason
+    /// in `results`.
+    fn of(props: &[Property], results: &mut [PropertyResult]) -> Self {
+        let mut loom = LoomProperties {
+            properties: Vec::new(),
+            index: Vec::new(),
+            names: Vec::new(),
         };
-        loom.push(LoomProperty {
-            id: PropertyId(loom.len() as u32),
-            goal,
-        });
-        index.push(i);
-        names.push(p.id.clone());
+        for (i, p) in props.iter().enumerate() {
+            let Some(goal) = LoomGoal::of(&p.goal) else {
+                results[i].reason = Some(format!(
+                    "`{}` is checked as an automaton: bind `spec::prp::call_automaton` of it",
+                    p.id
+                ));
+                continue;
+            };
+            loom.properties.push(LoomProperty {
+                id: PropertyId(loom.properties.len() as u32),
+                goal,
+            });
+            loom.index.push(i);
+            loom.names.push(p.id.clone());
+        }
+        loom
     }
-    let ids: BTreeSet<PropertyId> = loom.iter().map(|p| p.id).collect();
-    let mut analysis = LoomAnalysis::new(program, automata, loom.clone(), names.clone());
-    analysis.set_predicate_scope(limits.predicate_scope);
-    let clock = CpuClock;
-    let sdc_result = match mode {
-        Mode::Baseline => sdc::baseline(&mut analysis, &ids, limits.cpu, &clock),
-        Mode::Sdc(s) => sdc::sdc(
-            &mut analysis,
-            &ids,
-            s,
-            limits.config.clone(),
-            limits.cpu,
-            &clock,
-        ),
-    };
-    let mut work = analysis.work.clone();
-    let partitions: Vec<PartitionReport> = sdc_result
+}
+
+/// The report of each partition the SDC loop ran.
+fn partition_reports(sdc_result: &LoomSdcResult, names: &[String]) -> Vec<PartitionReport> {
+    sdc_result
         .partitions
         .iter()
         .map(|r| PartitionReport {
@@ -209,7 +300,12 @@ pub fn verify(
             finished: r.finished,
             bug_hunting: false,
         })
-        .collect();
+        .collect()
+}
+
+/// The verdicts of the SDC loop, in the results of the LOOM properties
+/// (at `index`).
+fn record_outcomes(results: &mut [PropertyResult], index: &[usize], sdc_result: &LoomSdcResult) {
     for (k, &i) in index.iter().enumerate() {
         let id = PropertyId(k as u32);
         let r = &mut results[i];
@@ -232,52 +328,68 @@ pub fn verify(
             None => r.reason = Some(UnknownReason::Timeout.to_string()),
         }
     }
-    let left = || {
-        limits
-            .cpu
-            .map(|c| c.saturating_sub(thread_cpu_time().saturating_sub(t0)))
+}
+
+/// The LOOM analysis once more, under LDV's assumptions, for the
+/// properties `needs_ldv` whose error path needed a step they rule out,
+/// starting from the predicates `first` had then, as one S0 partition
+/// with a share of the time `left`: FALSE results with the assumptions
+/// listed, never TRUE. Returns what it did.
+fn ldv_phase(
+    first: &LoomAnalysis<'_>,
+    loom: &LoomProperties,
+    needs_ldv: &BTreeSet<PropertyId>,
+    results: &mut [PropertyResult],
+    limits: &VerifySettings,
+    left: &dyn Fn() -> Option<Duration>,
+) -> Work {
+    let options = LoomOptions {
+        explicit_values: false,
+        under_ldv_assumptions: true,
+        predicate_scope: limits.predicate_scope,
+        ..LoomOptions::default()
     };
-    // Properties whose error path needed an over-approximated step that
-    // LDV's assumptions rule out: the analysis once more, under them.
-    let needs_ldv: BTreeSet<PropertyId> = ids
-        .iter()
-        .copied()
-        .filter(|&id| {
-            analysis.ldv_infeasible.contains(id)
-                && matches!(
-                    sdc_result.outcomes.get(&id),
-                    Some(Outcome::Unknown(UnknownReason::Analysis(_)))
-                )
-        })
-        .collect();
-    if !needs_ldv.is_empty() && left().is_none_or(|l| l >= MIN_LDV_PHASE) {
-        let mut under = LoomAnalysis::new(program, automata, loom, names.clone());
-        under.set_predicate_scope(limits.predicate_scope);
-        under.inherit_ldv_predicates(&analysis);
-        under.use_explicit_values = false;
-        under.under_ldv_assumptions = true;
-        let cpu = left().map(|l| l.mul_f64(LDV_PHASE_SHARE));
-        let r = sdc::sdc(
-            &mut under,
-            &needs_ldv,
-            Strategy::S0,
-            limits.config.clone(),
-            cpu,
-            &clock,
-        );
-        work.add_effort(&under.work);
-        for id in &needs_ldv {
-            let i = index[id.0 as usize];
-            results[i].cpu_s += r.spent_on(id);
-            if let Some(Outcome::Violated(cex)) = r.outcomes.get(id) {
-                results[i].verdict = Verdict::False;
-                results[i].reason = None;
-                results[i].counterexample = Some(cex.clone());
-            }
+    let mut under = LoomAnalysis::new(
+        first.program,
+        first.automata,
+        loom.properties.clone(),
+        loom.names.clone(),
+        options,
+    );
+    under.inherit_ldv_predicates(first);
+    let cpu = left().map(|l| l.mul_f64(LDV_PHASE_SHARE));
+    let r = sdc::sdc(
+        &mut under,
+        needs_ldv,
+        Strategy::S0,
+        limits.config.clone(),
+        cpu,
+        &CpuClock,
+    );
+    for id in needs_ldv {
+        let i = loom.index[id.0 as usize];
+        results[i].cpu_s += r.spent_on(id);
+        if let Some(Outcome::Violated(cex)) = r.outcomes.get(id) {
+            results[i].verdict = Verdict::False;
+            results[i].reason = None;
+            results[i].counterexample = Some(cex.clone());
         }
     }
-    // Symbolic execution for label properties the predicate analysis could
-    // not decide (not for lack of time).
+    under.work().clone()
+}
+
+/// Symbolic execution for the label properties the predicate analysis
+/// gave up (not for lack of time) and nothing decided since, each with
+/// the time `left`.
+fn symexec_phase(
+    program: &Program,
+    props: &[Property],
+    index: &[usize],
+    sdc_result: &LoomSdcResult,
+    results: &mut [PropertyResult],
+    work: &mut Work,
+    left: impl Fn() -> Option<Duration>,
+) {
     for (k, &i) in index.iter().enumerate() {
         let Goal::Label(label) = &props[i].goal else {
             continue;
@@ -302,12 +414,6 @@ pub fn verify(
             r.reason = se.reason;
             r.counterexample = se.counterexample;
         }
-    }
-    Verification {
-        results,
-        work,
-        cpu: thread_cpu_time().saturating_sub(t0),
-        partitions,
     }
 }
 

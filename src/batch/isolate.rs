@@ -63,7 +63,7 @@ fn hard_limit(resource: libc::__rlimit_resource_t) -> Option<u64> {
     if unsafe { libc::getrlimit(resource, &mut rl) } != 0 || rl.rlim_max == libc::RLIM_INFINITY {
         return None;
     }
-    Some(rl.rlim_max as u64)
+    Some(rl.rlim_max)
 }
 
 /// How a child ended.

@@ -438,7 +438,7 @@ fn address_space_exhausted() -> Option<u64> {
     {
         return None;
     }
-    let limit_kb = rl.rlim_cur as u64 / 1024;
+    let limit_kb = rl.rlim_cur / 1024;
     let peak_kb = std::fs::read_to_string("/proc/self/status")
         .ok()?
         .lines()

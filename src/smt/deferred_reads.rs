@@ -9,7 +9,7 @@
 //!
 //! While deferral is on ([`DeferredReads::deferring`]), a read whose term
 //! is still a `select` over stores stands for a fresh symbol, and the pair
-//! (symbol, term) is kept. The path check (`algorithm::refine`) then asks
+//! (symbol, term) is kept. The path check (`algorithm::path_check`) then asks
 //! for a model of the path with the symbols free, evaluates each kept term
 //! under it ([`wrong_under`]), and restricts the reads the model got wrong
 //! to the store the model has them read from ([`as_in_model`]), until no

@@ -32,8 +32,8 @@
 //! In the analysis a view over-approximates every layout, so a TRUE holds
 //! for all of them. `layout` is a havoc symbol: a path whose feasibility
 //! depends on the layout is a counterexample only if it is feasible
-//! whatever the layout is (the check of `refine.rs`), so no FALSE rests
-//! on one layout either. `layout` never changes, so it is also a
+//! whatever the layout is (the check of `algorithm/path_check.rs`), so no
+//! FALSE rests on one layout either. `layout` never changes, so it is also a
 //! canonical symbol: predicates over it survive abstraction.
 
 use super::state::{HEAP_REGION, HEAP_SIZE, VAR_REGION};

@@ -20,10 +20,9 @@ use std::hash::Hash;
 use std::time::Duration;
 
 pub use monitor::{
-    process_cpu_time, thread_cpu_time, Budget, Clock, CpuClock, ManualClock, Monitor,
-    RefinementRule, Usage,
+    process_cpu_time, thread_cpu_time, Budget, Clock, CpuClock, ManualClock, Monitor, Usage,
 };
-pub use strategy::{Planner, Strategy, StrategyConfig};
+pub use strategy::{Planner, RefinementRule, Strategy, StrategyConfig};
 
 /// What one call of `analyze_β(reached, waitlist)` found.
 #[derive(Debug)]
@@ -181,7 +180,9 @@ pub fn sdc<A: Analysis>(
         }
         budget.pooled_cpu = pooled(budget.cpu, partition.len(), left);
 
-        let defer = (strategy != Strategy::S0 && partition.len() > 1).then_some(&mut deferred);
+        let defer = planner
+            .retries_given_up(&partition)
+            .then_some(&mut deferred);
         let (run, run_relevant) = run_partition(
             analysis,
             &partition,

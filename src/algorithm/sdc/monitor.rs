@@ -1,5 +1,6 @@
 //! The resource utilisation monitor `U = (ut, ut_p)` of Sect. 4.1 and the
-//! resource budgets `β` that read it.
+//! resource budgets `β` that read it (the refinement rule a budget may
+//! carry is a strategy's, [`RefinementRule`] in `strategy.rs`).
 //!
 //! Resources `H = {at, rc, sc}`: analysis CPU time, refinements and
 //! automaton transitions. `ut` gives the totals since the monitor was
@@ -14,6 +15,8 @@ use std::hash::Hash;
 use std::time::Duration;
 
 use crate::hash::HashMap;
+
+use super::strategy::RefinementRule;
 
 pub use crate::util::{process_cpu_time, thread_cpu_time};
 
@@ -137,21 +140,6 @@ impl<P: Copy + Eq + Hash> Monitor<P> {
     }
 }
 
-/// The S2 refinement rule: drop `p` when `rc_p ≥ min` and
-/// `rc_p ≥ factor · max_{p' ∈ π \ p} rc_p'`.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct RefinementRule {
-    pub min: u64,
-    pub factor: u64,
-}
-
-impl Default for RefinementRule {
-    /// The paper's values: at least ten, and at least twice the maximum of the others.
-    fn default() -> Self {
-        RefinementRule { min: 10, factor: 2 }
-    }
-}
-
 /// A resource budget `β`.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Budget {
@@ -208,27 +196,16 @@ impl Budget {
             .is_some_and(|limit| monitor.analysis_cpu(clock) >= limit)
     }
 
-    /// `exceeds(p)`: whether `p` must be removed from the precision `enabled`.
+    /// `exceeds(p)`: whether `p` must be removed from the precision
+    /// `enabled`: whether the budget's refinement rule (S2, S4) drops it.
     pub fn exceeds<P: Copy + Eq + Hash + Ord>(
         &self,
         p: P,
         enabled: &BTreeSet<P>,
         monitor: &Monitor<P>,
     ) -> bool {
-        let Some(rule) = self.refinement_rule else {
-            return false;
-        };
-        if enabled.len() < 2 {
-            return false;
-        }
-        let rc = monitor.usage(p).refinements;
-        let others = enabled
-            .iter()
-            .filter(|&&q| q != p)
-            .map(|&q| monitor.usage(q).refinements)
-            .max()
-            .unwrap_or(0);
-        rc >= rule.min && rc >= rule.factor * others
+        self.refinement_rule
+            .is_some_and(|rule| rule.drops(p, enabled, monitor))
     }
 }
 

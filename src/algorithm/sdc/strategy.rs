@@ -14,7 +14,9 @@
 use std::collections::BTreeSet;
 use std::time::Duration;
 
-use super::monitor::{Budget, RefinementRule};
+use std::hash::Hash;
+
+use super::monitor::{Budget, Monitor};
 
 /// The strategies of the paper. `Baseline` (one fresh analysis per property)
 /// is not an SDC strategy; the driver runs it outside the loop.
@@ -33,6 +35,44 @@ pub enum Strategy {
     S3,
     /// S2 + S3.
     S4,
+}
+
+/// The S2 refinement rule (S4's too): drop `p` when `rc_p ≥ min` and
+/// `rc_p ≥ factor · max_{p' ∈ π \ p} rc_p'`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct RefinementRule {
+    pub min: u64,
+    pub factor: u64,
+}
+
+impl Default for RefinementRule {
+    /// The paper's values: at least ten, and at least twice the maximum of the others.
+    fn default() -> Self {
+        RefinementRule { min: 10, factor: 2 }
+    }
+}
+
+impl RefinementRule {
+    /// Whether `p` leaves the precision `enabled` under the refinements
+    /// `monitor` counted; never while it is the only property enabled.
+    pub fn drops<P: Copy + Eq + Hash + Ord>(
+        &self,
+        p: P,
+        enabled: &BTreeSet<P>,
+        monitor: &Monitor<P>,
+    ) -> bool {
+        if enabled.len() < 2 {
+            return false;
+        }
+        let rc = monitor.usage(p).refinements;
+        let others = enabled
+            .iter()
+            .filter(|&&q| q != p)
+            .map(|&q| monitor.usage(q).refinements)
+            .max()
+            .unwrap_or(0);
+        rc >= self.min && rc >= self.factor * others
+    }
 }
 
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -208,6 +248,14 @@ impl<P: Ord + Copy + std::fmt::Debug> Planner<P> {
         Some((partition, budget))
     }
 
+    /// Whether a property the run of `partition` gives up is tried again
+    /// in a run of its own (S1–S4, the later phases), rather than given up
+    /// for good: in a partition of more than one property, whose joint run
+    /// may have given it up for another property's sake.
+    pub fn retries_given_up(&self, partition: &BTreeSet<P>) -> bool {
+        self.strategy != Strategy::S0 && partition.len() > 1
+    }
+
     /// `resigned(reached)` after a run of `partition` that ran out of budget:
     /// the properties given up for good. `resigned_One` gives up a property
     /// verified alone; S0 gives up everything.
@@ -349,6 +397,17 @@ mod tests {
         assert_eq!(p.next(&set(&[1, 2, 3])).unwrap().0, set(&[1]));
         assert_eq!(p.next(&set(&[2, 3])).unwrap().0, set(&[2]));
         assert_eq!(p.next(&set(&[3])).unwrap().0, set(&[3]));
+    }
+
+    #[test]
+    fn only_a_joint_run_under_s1_to_s4_leaves_given_up_properties_for_later() {
+        let p = Planner::<u32>::new(Strategy::S0, StrategyConfig::default());
+        assert!(!p.retries_given_up(&set(&[1, 2])));
+        for s in [Strategy::S1, Strategy::S2, Strategy::S3, Strategy::S4] {
+            let p = Planner::<u32>::new(s, StrategyConfig::default());
+            assert!(p.retries_given_up(&set(&[1, 2])));
+            assert!(!p.retries_given_up(&set(&[1])), "alone is the last try");
+        }
     }
 
     #[test]

@@ -12,7 +12,7 @@ use crate::hash::{HashMap, HashSet};
 use z3::ast::{Ast, Bool, Dynamic};
 use z3::{SatResult, Solver};
 
-use crate::util::thread_cpu_time;
+use crate::util::{thread_cpu_time, Deadline};
 
 pub use super::predicates::{
     symbols_of, Lit, Predicate, PredicateScope, Predicates, PLACES_BEFORE_EVERYWHERE, STEPPING_RUN,
@@ -116,14 +116,14 @@ pub struct Abstractor {
     cache: HashMap<AbstractionQuery, Option<Region>>,
     entail_cache: HashMap<(Rc<Region>, Rc<Region>), bool>,
     pub stats: Cell<AbstractionStats>,
-    /// Absolute thread CPU time after which queries give up.
-    pub(crate) deadline: Option<Duration>,
+    /// When queries give up.
+    pub(crate) deadline: Deadline,
     /// The same for the abstraction being computed.
-    abstraction_deadline: Cell<Option<Duration>>,
+    abstraction_deadline: Cell<Deadline>,
 }
 
 impl Abstractor {
-    pub fn new(deadline: Option<Duration>) -> Self {
+    pub fn new(deadline: Deadline) -> Self {
         Abstractor {
             solver: crate::smt::incremental_solver(),
             limit: crate::smt::QueryLimit::default(),
@@ -131,20 +131,15 @@ impl Abstractor {
             entail_cache: HashMap::default(),
             stats: Cell::new(AbstractionStats::default()),
             deadline,
-            abstraction_deadline: Cell::new(None),
+            abstraction_deadline: Cell::new(Deadline::NONE),
         }
     }
 
     /// The time a query may take: [`QUERY_TIMEOUT`] within the deadlines.
     fn query_time(&self) -> Duration {
-        let mut left = QUERY_TIMEOUT;
-        for d in [self.deadline, self.abstraction_deadline.get()]
-            .into_iter()
-            .flatten()
-        {
-            left = left.min(d.saturating_sub(thread_cpu_time()));
-        }
-        left
+        self.deadline
+            .min(self.abstraction_deadline.get())
+            .remaining_within(QUERY_TIMEOUT)
     }
 
     /// A check of the incremental solver under `assumptions`.
@@ -220,9 +215,10 @@ impl Abstractor {
         self.stats.set(s);
         let preds = &key.1;
         let t = thread_cpu_time();
-        self.abstraction_deadline.set(Some(t + ABSTRACTION_TIMEOUT));
+        self.abstraction_deadline
+            .set(Deadline::at(t + ABSTRACTION_TIMEOUT));
         let r = self.split_abstraction(formula, preds);
-        self.abstraction_deadline.set(None);
+        self.abstraction_deadline.set(Deadline::NONE);
         if crate::util::tracing() {
             let d = thread_cpu_time().saturating_sub(t);
             if d > Duration::from_millis(300) {
@@ -512,7 +508,7 @@ mod tests {
             ),
             (2, y.eq(BV::from_u64(1, 32))),
         ];
-        let mut abs = Abstractor::new(None);
+        let mut abs = Abstractor::new(Deadline::NONE);
         let r = abs.abstraction(&formula, preds.clone(), false).unwrap();
         assert_eq!(r.cubes, vec![vec![(0, true), (1, true)]]);
         let unsat = Bool::and(&[formula.clone(), x.eq(BV::from_u64(0, 32))]);
@@ -543,7 +539,7 @@ mod tests {
             (4, v.eq(c(0))),
             (5, w.eq(c(0))),
         ];
-        let mut abs = Abstractor::new(None);
+        let mut abs = Abstractor::new(Deadline::NONE);
         let r = abs.abstraction(&formula, preds.clone(), false).unwrap();
         let mut cubes = r.cubes.clone();
         cubes.sort();
@@ -569,7 +565,7 @@ mod tests {
                 )
             })
             .collect();
-        let mut abs = Abstractor::new(None);
+        let mut abs = Abstractor::new(Deadline::NONE);
         let r = abs
             .abstraction(&Bool::from_bool(true), preds, false)
             .unwrap();
@@ -621,7 +617,7 @@ mod tests {
         let mut preds = Predicates::new(PredicateScope::Global);
         preds.add(x.bvugt(BV::from_u64(5, 32)));
         preds.add(x.bvugt(BV::from_u64(3, 32)));
-        let mut abs = Abstractor::new(None);
+        let mut abs = Abstractor::new(Deadline::NONE);
         let a = Rc::new(region(&[&[(0, true)]]));
         let b = Rc::new(region(&[&[(1, true)]]));
         assert!(!abs.entails(&a, &b, &preds));

@@ -29,7 +29,6 @@ pub mod trace;
 
 use std::cell::{Cell, RefCell};
 use std::rc::Rc;
-use std::time::Duration;
 
 use z3::ast::{Ast, Bool, Dynamic};
 
@@ -40,6 +39,7 @@ use crate::cfa::{LocId, Program};
 use crate::cpa::Step;
 use crate::smt::step::{apply, merge};
 use crate::smt::{Encoder, SymState};
+use crate::util::Deadline;
 
 /// The precision: the predicates tracked (shared by all locations).
 pub type Precision = Rc<Predicates>;
@@ -130,7 +130,7 @@ impl<'p> PredicateCpa<'p> {
         program: &'p Program,
         targets: &[bool],
         predicates: Precision,
-        deadline: Option<Duration>,
+        deadline: Deadline,
     ) -> Self {
         let mut abstraction_point: Vec<bool> = program
             .locations
@@ -169,8 +169,8 @@ impl<'p> PredicateCpa<'p> {
         n
     }
 
-    /// The CPU time (thread clock) after which solver queries give up.
-    pub fn set_deadline(&self, deadline: Option<Duration>) {
+    /// When solver queries give up.
+    pub fn set_deadline(&self, deadline: Deadline) {
         self.abstractor.borrow_mut().deadline = deadline;
     }
 
