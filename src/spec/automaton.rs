@@ -122,6 +122,19 @@ pub struct SpecAutomaton {
     pub sets: Vec<SpecSet>,
     pub blocks: Vec<Block>,
     pub transitions: Vec<Transition>,
+    /// What a pattern variable binds to a call's argument.
+    pub arg_binding: ArgBinding,
+}
+
+/// What a pattern variable (`$1`) binds to a call's argument.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ArgBinding {
+    /// The value the callee receives: the argument converted to the
+    /// parameter's type (mpv's rule language).
+    Converted,
+    /// The argument as the source writes it, without the conversion to the
+    /// parameter's type that C implies (CPAchecker's `.spc` automata).
+    AsWritten,
 }
 
 /// Compilation options.
@@ -130,6 +143,7 @@ pub struct CompileOptions {
     /// Reject blocks whose cases are not shown to cover `true` (mpv's own
     /// rules); the `.spc` import keeps CPAchecker's semantics instead.
     pub require_coverage: bool,
+    pub arg_binding: ArgBinding,
 }
 
 impl SpecAutomaton {
@@ -563,6 +577,7 @@ pub fn compile(file: &str, f: &dsl::File, opts: CompileOptions) -> Result<SpecAu
             .collect(),
         blocks,
         transitions,
+        arg_binding: opts.arg_binding,
     })
 }
 
@@ -574,6 +589,7 @@ pub fn from_text(file: &str, text: &str) -> Result<SpecAutomaton> {
         &f,
         CompileOptions {
             require_coverage: true,
+            arg_binding: ArgBinding::Converted,
         },
     )
 }

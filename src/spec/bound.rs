@@ -29,11 +29,13 @@
 
 use crate::hash::HashMap;
 
-use super::automaton::{SExpr, SLValue, SpecAutomaton, StateIdx, StateKind};
+use super::automaton::{ArgBinding, SExpr, SLValue, SpecAutomaton, StateIdx, StateKind};
 use super::dsl::{ArgsPat, CType, KeyKind, LhsPat, PatKind, Pattern};
 use crate::cfa::print;
 use crate::cfa::{Edge, EdgeOp, Program};
-use crate::ir::{BinaryOp, Expr, ExprKind, IntKind, NondetReason, Type, TypeId, UnaryOp, VarId};
+use crate::ir::{
+    BinaryOp, CastKind, Expr, ExprKind, IntKind, NondetReason, Type, TypeId, UnaryOp, VarId,
+};
 
 /// How the analysis reached the edge passed to [`BoundAutomaton::step`].
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -109,7 +111,17 @@ fn lookup(b: &Bindings, n: u32) -> Option<&Expr> {
     b.iter().find(|(m, _)| *m == n).map(|(_, e)| e)
 }
 
-fn match_pattern(p: &Pattern, ev: &Ev, caller: &str) -> Option<Bindings> {
+/// What a pattern variable binds to the call argument `e`: the argument
+/// itself, or, as written, without the conversion to the parameter's type
+/// (the outermost implicit cast; CPAchecker matches the source's argument).
+fn bound_argument(e: &Expr, binding: ArgBinding) -> &Expr {
+    match (&e.kind, binding) {
+        (ExprKind::Cast(a, CastKind::Implicit), ArgBinding::AsWritten) => a,
+        _ => e,
+    }
+}
+
+fn match_pattern(p: &Pattern, ev: &Ev, caller: &str, binding: ArgBinding) -> Option<Bindings> {
     if p.unless_in.iter().any(|f| f == caller) {
         return None;
     }
@@ -142,7 +154,7 @@ fn match_pattern(p: &Pattern, ev: &Ev, caller: &str) -> Option<Bindings> {
                             for (pv, e) in v.iter().zip(a.iter()) {
                                 if let Some(n) = pv {
                                     if lookup(&b, *n).is_none() {
-                                        b.push((*n, e.clone()));
+                                        b.push((*n, bound_argument(e, binding).clone()));
                                     }
                                 }
                             }
@@ -210,7 +222,8 @@ pub(super) fn matches_edge(p: &Pattern, program: &Program, edge: &Edge) -> bool 
         }
     }
     evs.retain(|e| !matches!(e, Ev::Exit));
-    evs.iter().any(|ev| match_pattern(p, ev, caller).is_some())
+    evs.iter()
+        .any(|ev| match_pattern(p, ev, caller, ArgBinding::Converted).is_some())
 }
 
 /// LDV's lock class of a lock argument (see [`KeyKind::LockClass`]).
@@ -429,7 +442,7 @@ impl SpecAutomaton {
                         continue;
                     }
                     for p in &self.blocks[bi].patterns {
-                        let Some(b) = match_pattern(p, &ev, "") else {
+                        let Some(b) = match_pattern(p, &ev, "", self.arg_binding) else {
                             continue;
                         };
                         for &(s, n) in &uses[bi] {
@@ -505,10 +518,10 @@ impl BoundAutomaton {
         let use_first = self.automaton.states[q as usize].use_first;
         for bi in cands {
             let block = &self.automaton.blocks[bi];
-            let bindings = block
-                .patterns
-                .iter()
-                .find_map(|p| evs.iter().find_map(|ev| match_pattern(p, ev, caller)));
+            let bindings = block.patterns.iter().find_map(|p| {
+                evs.iter()
+                    .find_map(|ev| match_pattern(p, ev, caller, self.automaton.arg_binding))
+            });
             let Some(b) = bindings else { continue };
             for &ti in &block.transitions {
                 let t = &self.automaton.transitions[ti];

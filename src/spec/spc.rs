@@ -19,7 +19,7 @@
 
 use std::path::Path;
 
-use super::automaton::{compile, CompileOptions, SpecAutomaton};
+use super::automaton::{compile, ArgBinding, CompileOptions, SpecAutomaton};
 use super::dsl::lexer::{lex, Tok};
 use super::dsl::parser::{spec_error, PErr, Parser};
 use super::dsl::*;
@@ -44,6 +44,7 @@ pub fn parse(name: &str, text: &str) -> Result<Vec<SpecAutomaton>> {
             &f,
             CompileOptions {
                 require_coverage: false,
+                arg_binding: ArgBinding::AsWritten,
             },
         )?);
     }

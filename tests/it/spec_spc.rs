@@ -76,3 +76,39 @@ fn imported_mutex_automaton_matches_and_instantiates() {
         "!(linux_mutex::acquired_mutexes[&m] == 0)"
     );
 }
+
+/// `mpv verify` of a program under `args`: the verdict word of its first line.
+fn verdict(program: &str, args: &[&str]) -> String {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/programs/spc");
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_mpv"))
+        .arg("verify")
+        .arg(dir.join(program))
+        .args(args)
+        .args(["--time-limit", "20"])
+        .output()
+        .unwrap();
+    let text = String::from_utf8_lossy(&out.stdout).into_owned();
+    assert!(out.status.success(), "{program}: {text}");
+    text.split_whitespace()
+        .nth(1)
+        .unwrap_or_default()
+        .to_string()
+}
+
+#[test]
+fn spc_pattern_variables_bind_arguments_as_written() {
+    // find_next_bit takes ints; the caller's unsigned longs are guarded by
+    // size >= offset, which the bitops automaton's check reads as written.
+    let bitops = spc_dir().join("bitops.spc");
+    let spc = ["--spc", bitops.to_str().unwrap()];
+    assert_eq!(verdict("find_next_bit_guarded.c", &spc), "TRUE");
+    assert_eq!(verdict("find_next_bit_unguarded.c", &spc), "FALSE");
+}
+
+#[test]
+fn rule_pattern_variables_bind_the_value_the_callee_receives() {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/programs/spc");
+    let rule = dir.join("converted_argument.spec");
+    let args = ["--properties", rule.to_str().unwrap()];
+    assert_eq!(verdict("converted_argument.c", &args), "TRUE");
+}
