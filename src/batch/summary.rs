@@ -100,6 +100,17 @@ impl Judgement {
             None => "-",
         }
     }
+
+    /// The row of the wrong-verdicts table: task, rule, expected, mpv.
+    pub fn wrong_row(&self) -> Vec<String> {
+        let expected = self.expected_text().to_string();
+        vec![
+            self.file.clone(),
+            self.rule.clone(),
+            expected,
+            self.verdict.clone(),
+        ]
+    }
 }
 
 /// The columns of a row of the per-set and per-rule tables after its name.
@@ -507,13 +518,7 @@ impl Report {
         let wrong = self.wrong();
         let _ = writeln!(out, "\n{head}wrong verdicts: {}\n", wrong.len());
         if !wrong.is_empty() {
-            let rows: Vec<Vec<String>> = wrong
-                .iter()
-                .map(|j| {
-                    let expected = j.expected_text().to_string();
-                    vec![j.file.clone(), j.rule.clone(), expected, j.verdict.clone()]
-                })
-                .collect();
+            let rows: Vec<Vec<String>> = wrong.iter().map(|j| j.wrong_row()).collect();
             out += &table(md, &["task", "rule", "expected", "mpv"], &rows);
         }
         let failed = self.unfinished();

@@ -102,3 +102,29 @@ fn a_byte_order_mark_and_thread_local_storage_are_accepted() {
     let e = error("\u{feff}int main(void) { return 0 }\n");
     assert!(e.starts_with("t.c:1:27: syntax error"), "{e}");
 }
+
+#[test]
+fn bit_field_widths_are_checked_as_compilers_check_them() {
+    let with = |field: &str| {
+        error(&format!(
+            "struct s {{ {field}; int x; }};\nstruct s g;\nint main(void) {{ return g.x; }}"
+        ))
+    };
+    for bad in [
+        "unsigned int a : 33",
+        "int a : 0",
+        "int a : -1",
+        "char a : 9",
+    ] {
+        let e = with(bad);
+        assert!(e.contains("bit-field width"), "{bad}: {e}");
+    }
+    for good in [
+        "unsigned int a : 32",
+        "int : 0",
+        "char a : 8",
+        "unsigned int a : 1",
+    ] {
+        assert_eq!(with(good), "accepted", "{good}");
+    }
+}

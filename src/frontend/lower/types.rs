@@ -310,6 +310,33 @@ impl<'a> Lowerer<'a> {
         self.tags.iter().rev().find_map(|s| s.get(name).copied())
     }
 
+    /// The width of a bit-field of type `ty`, checked as compilers check it:
+    /// from 0 to the type's bits, 0 only for an unnamed field.
+    fn bit_width(
+        &mut self,
+        w: &'a Node<Expression>,
+        ty: TypeId,
+        named: bool,
+    ) -> Result<Option<i128>> {
+        let Some(n) = self.const_eval(w)? else {
+            return Ok(None);
+        };
+        let bits = match self.p.types.get(ty) {
+            Type::Int(k) => k.bits() as i128,
+            _ => return Ok(Some(n.max(0))),
+        };
+        if n < 0 || n > bits || (n == 0 && named) {
+            return Err(self.unsupported(
+                &w.span,
+                &format!("bit-field width {n}"),
+                &format!(
+                    "a bit-field's width lies between 0 and the {bits} bits of its type, \
+                     and only an unnamed bit-field has width 0"
+                ),
+            ));
+        }
+        Ok(Some(n))
+    }
     fn struct_type(
         &mut self,
         st: &'a Node<StructType>,
@@ -358,7 +385,7 @@ impl<'a> Lowerer<'a> {
                     None => (None, base),
                 };
                 let width = match &sd.node.bit_width {
-                    Some(w) => self.const_eval(w)?.map(|n| n.max(0) as u32),
+                    Some(w) => self.bit_width(w, ty, name.is_some())?.map(|n| n as u32),
                     None => None,
                 };
                 let m = self.layout_member(ty, width, &shared, sd.node.declarator.as_ref())?;

@@ -368,13 +368,7 @@ fn other_tables(out: &mut String, input: &Input) {
     let wrong = r.wrong();
     let _ = writeln!(out, "<h2>wrong verdicts: {}</h2>", wrong.len());
     if !wrong.is_empty() {
-        let rows: Vec<Vec<String>> = wrong
-            .iter()
-            .map(|j| {
-                let expected = j.expected_text().to_string();
-                vec![j.file.clone(), j.rule.clone(), expected, j.verdict.clone()]
-            })
-            .collect();
+        let rows: Vec<Vec<String>> = wrong.iter().map(|j| j.wrong_row()).collect();
         table(out, &["task", "rule", "expected", "mpv"], &rows, &[]);
     }
     let failed = r.unfinished();
