@@ -13,7 +13,7 @@ use crate::algorithm::verify::{
 };
 use crate::cfa::Program;
 use crate::cpa::predicate::abstraction::PredicateScope;
-use crate::frontend::{parse_file_bug_hunting, parse_file_timed, FrontendOptions};
+use crate::frontend::{parse_file_bug_hunting, parse_file_timed, FrontendOptions, FrontendTimes};
 use crate::report::{peak_rss_mb, PropertyResult, RunReport, Stats, StepKind, Verdict};
 use crate::spec::automaton::SpecAutomaton;
 use crate::spec::bound::BoundAutomaton;
@@ -199,10 +199,85 @@ pub(super) fn load_properties(args: &PropertyArgs) -> Result<Loaded> {
     })
 }
 
+/// Set by whoever writes the result first: the run or a watchdog.
+static FINISHING: AtomicBool = AtomicBool::new(false);
+
+/// The properties to check, bound later to the program, and how the run
+/// parses and decomposes them.
+struct Setup {
+    props: Vec<Property>,
+    automata: Vec<SpecAutomaton>,
+    svcomp: Vec<(String, String)>,
+    frontend: FrontendOptions,
+    mode: Mode,
+}
+
+/// What parsing and binding gave the analysis.
+struct Parsed {
+    program: Program,
+    times: FrontendTimes,
+    /// The properties before binding (labels and calls only).
+    label_props: Vec<Property>,
+    bound: Vec<BoundAutomaton>,
+}
+
 pub fn run(args: VerifyArgs) -> Result<ExitCode> {
     let t0 = process_cpu_time();
-    let Loaded {
+    let Setup {
         mut props,
+        automata,
+        svcomp,
+        frontend,
+        mode,
+    } = setup(&args)?;
+    // The time limit covers parsing and CFA construction too.
+    let parsed = parse_watchdog(&args, mode, &props, &automata, t0)?;
+    let (mut program, times) = parse_file_timed(&args.file, &frontend)?;
+    let label_props = props.clone();
+    let bound = bind(&automata, &mut program, &args.props.select, &mut props);
+    parsed.store(true, Ordering::SeqCst);
+    let parsed = Parsed {
+        program,
+        times,
+        label_props,
+        bound,
+    };
+    let limits = analysis_limits(&args, props.len(), t0);
+    if let Some(limit) = limits.cpu {
+        analysis_watchdog(&args, mode, &props, &parsed.times, limit)?;
+    }
+    let v = analyse(&args, &frontend, &automata, &parsed, &props, mode, &limits)?;
+    let mut results = v.results;
+    describe_errors(&mut results, &props, &automata);
+    if let Some(dir) = &args.witness_dir {
+        write_witnesses(dir, &args.file, &mut results, &props, &svcomp)?;
+    }
+    let times = &parsed.times;
+    let report = header(
+        &args,
+        mode,
+        results,
+        Stats {
+            parse_s: times.parse.as_secs_f64(),
+            cfa_s: times.cfa.as_secs_f64(),
+            analysis_cpu_s: v.cpu.as_secs_f64(),
+            total_cpu_s: process_cpu_time().saturating_sub(t0).as_secs_f64(),
+            peak_rss_mb: peak_rss_mb(),
+            reached_states: v.work.states,
+            transitions: v.work.transitions,
+            refinements: v.work.refinements,
+            solver_calls: v.work.solver_calls,
+            solver_s: v.work.solver_s,
+            partitions: v.partitions,
+        },
+    );
+    output(&args, &report)
+}
+
+/// Loads the properties and derives the entry function and the mode.
+fn setup(args: &VerifyArgs) -> Result<Setup> {
+    let Loaded {
+        props,
         automata,
         entry,
         svcomp,
@@ -225,16 +300,41 @@ pub fn run(args: VerifyArgs) -> Result<ExitCode> {
         StrategyArg::S3 => Mode::Sdc(Strategy::S3),
         StrategyArg::S4 => Mode::Sdc(Strategy::S4),
     };
-    let header = |properties, stats| RunReport {
+    Ok(Setup {
+        props,
+        automata,
+        svcomp,
+        frontend,
+        mode,
+    })
+}
+
+/// The report of this run with these results and statistics.
+fn header(
+    args: &VerifyArgs,
+    mode: Mode,
+    properties: Vec<PropertyResult>,
+    stats: Stats,
+) -> RunReport {
+    RunReport {
         file: args.file.display().to_string(),
         mpv_version: env!("CARGO_PKG_VERSION").to_string(),
         analysis: ANALYSIS.into(),
         strategy: mode.name(),
         properties,
         stats,
-    };
-    static FINISHING: AtomicBool = AtomicBool::new(false);
-    // The time limit covers parsing and CFA construction too.
+    }
+}
+
+/// Under a time limit, starts the watchdog of parsing and CFA construction
+/// (every property UNKNOWN past the limit); the flag returned cancels it.
+fn parse_watchdog(
+    args: &VerifyArgs,
+    mode: Mode,
+    props: &[Property],
+    automata: &[SpecAutomaton],
+    t0: Duration,
+) -> Result<std::sync::Arc<AtomicBool>> {
     let parsed = std::sync::Arc::new(AtomicBool::new(false));
     if let Some(limit) = args.time_limit.map(Duration::from_secs_f64) {
         let grace = grace_of(limit);
@@ -249,6 +349,8 @@ pub fn run(args: VerifyArgs) -> Result<ExitCode> {
             .collect();
         let spent = (limit + grace).as_secs_f64();
         let fallback = header(
+            args,
+            mode,
             unknown_results(
                 &ids,
                 "timeout (parsing and CFA construction overran the time limit)",
@@ -268,62 +370,91 @@ pub fn run(args: VerifyArgs) -> Result<ExitCode> {
             Some(parsed.clone()),
         );
     }
-    let (mut program, times) = parse_file_timed(&args.file, &frontend)?;
-    let label_props = props.clone();
-    let bound = bind(&automata, &mut program, &args.props.select, &mut props);
-    parsed.store(true, Ordering::SeqCst);
-    // What parsing and binding used is not the analysis'.
+    Ok(parsed)
+}
+
+/// The analysis' settings: what parsing and binding used is not the
+/// analysis' time.
+fn analysis_limits(args: &VerifyArgs, properties: usize, t0: Duration) -> VerifySettings {
     let cpu = args
         .time_limit
         .map(|t| Duration::from_secs_f64(t).saturating_sub(process_cpu_time().saturating_sub(t0)));
-    let limits = VerifySettings::new(
+    VerifySettings::new(
         cpu,
-        props.len(),
+        properties,
         args.phase_budget.map(Duration::from_secs_f64),
         RefinementRule {
             min: args.refinement_min,
             factor: args.refinement_factor,
         },
         args.predicate_scope,
+    )
+}
+
+/// The analyses poll the limit, but one solver call or one refinement may
+/// overrun it: past a grace period the results are written as they stand
+/// (every property UNKNOWN) and the process ends.
+fn analysis_watchdog(
+    args: &VerifyArgs,
+    mode: Mode,
+    props: &[Property],
+    times: &FrontendTimes,
+    limit: Duration,
+) -> Result<()> {
+    let grace = grace_of(limit);
+    let fallback = header(
+        args,
+        mode,
+        all_unknown(
+            props,
+            "timeout (an analysis step overran the time limit)",
+            limit.as_secs_f64(),
+        ),
+        Stats {
+            parse_s: times.parse.as_secs_f64(),
+            cfa_s: times.cfa.as_secs_f64(),
+            analysis_cpu_s: (limit + grace).as_secs_f64(),
+            total_cpu_s: (limit + grace).as_secs_f64(),
+            ..Stats::default()
+        },
     );
-    if let Some(limit) = limits.cpu {
-        // The analyses poll the limit, but one solver call or one
-        // refinement may overrun it: past a grace period the results are
-        // written as they stand (every property UNKNOWN) and the process ends.
-        let grace = grace_of(limit);
-        let fallback = header(
-            all_unknown(
-                &props,
-                "timeout (an analysis step overran the time limit)",
-                limit.as_secs_f64(),
-            ),
-            Stats {
-                parse_s: times.parse.as_secs_f64(),
-                cfa_s: times.cfa.as_secs_f64(),
-                analysis_cpu_s: (limit + grace).as_secs_f64(),
-                total_cpu_s: (limit + grace).as_secs_f64(),
-                ..Stats::default()
-            },
-        );
-        let text = render(&fallback, args.format, None)?;
-        watchdog(
-            process_cpu_time() + limit + grace,
-            text,
-            args.output.clone(),
-            &FINISHING,
-            None,
-        );
-    }
-    // An internal error in an analysis must not lose the run: every
-    // property is reported UNKNOWN with the error.
-    let v = match std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+    let text = render(&fallback, args.format, None)?;
+    watchdog(
+        process_cpu_time() + limit + grace,
+        text,
+        args.output.clone(),
+        &FINISHING,
+        None,
+    );
+    Ok(())
+}
+
+/// Runs the analysis. An internal error in it must not lose the run:
+/// every property is reported UNKNOWN with the error (or, near the
+/// address-space limit, the run ends out of memory).
+fn analyse(
+    args: &VerifyArgs,
+    frontend: &FrontendOptions,
+    automata: &[SpecAutomaton],
+    parsed: &Parsed,
+    props: &[Property],
+    mode: Mode,
+    limits: &VerifySettings,
+) -> Result<crate::algorithm::verify::Verification> {
+    let Parsed {
+        program,
+        times,
+        label_props,
+        bound,
+    } = parsed;
+    let outcome = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
         let hunting = match limits.cpu {
-            Some(_) => parse_file_bug_hunting(&args.file, &frontend, times.pruned_bytes)
+            Some(_) => parse_file_bug_hunting(&args.file, frontend, times.pruned_bytes)
                 .ok()
                 .flatten()
                 .map(|(mut p, _)| {
                     let mut hp = label_props.clone();
-                    let hb = bind(&automata, &mut p, &args.props.select, &mut hp);
+                    let hb = bind(automata, &mut p, &args.props.select, &mut hp);
                     (p, hb, hp)
                 }),
             None => None,
@@ -331,67 +462,51 @@ pub fn run(args: VerifyArgs) -> Result<ExitCode> {
         match &hunting {
             Some((hprog, hbound, hprops)) => verify_hunting_first(
                 (hprog, hbound, hprops),
-                (&program, &bound, &props),
+                (program, bound, props),
                 mode,
-                &limits,
+                limits,
             ),
-            None => verify(&program, &bound, &props, mode, &limits),
+            None => verify(program, bound, props, mode, limits),
         }
-    })) {
-        Ok(v) => v,
-        Err(e) => {
-            let what = e
-                .downcast_ref::<String>()
-                .cloned()
-                .or_else(|| e.downcast_ref::<&str>().map(|s| s.to_string()))
-                .unwrap_or_default();
-            // Z3 reports a failed allocation as a failed call, which the
-            // bindings turn into a panic: near the address-space limit
-            // that is an out-of-memory, not an internal error.
-            if let Some(limit_mb) = address_space_exhausted() {
-                return Err(Error::OutOfMemory {
-                    limit_mb,
-                    detail: what,
-                });
-            }
-            crate::algorithm::verify::Verification {
-                results: all_unknown(
-                    &props,
-                    &format!("internal error in the analysis: {what}"),
-                    0.0,
-                ),
-                work: Default::default(),
-                cpu: Duration::ZERO,
-                partitions: Vec::new(),
-            }
-        }
+    }));
+    let e = match outcome {
+        Ok(v) => return Ok(v),
+        Err(e) => e,
     };
-    let mut results = v.results;
-    describe_errors(&mut results, &props, &automata);
-    if let Some(dir) = &args.witness_dir {
-        write_witnesses(dir, &args.file, &mut results, &props, &svcomp)?;
+    let what = e
+        .downcast_ref::<String>()
+        .cloned()
+        .or_else(|| e.downcast_ref::<&str>().map(|s| s.to_string()))
+        .unwrap_or_default();
+    // Z3 reports a failed allocation as a failed call, which the
+    // bindings turn into a panic: near the address-space limit
+    // that is an out-of-memory, not an internal error.
+    if let Some(limit_mb) = address_space_exhausted() {
+        return Err(Error::OutOfMemory {
+            limit_mb,
+            detail: what,
+        });
     }
-    let report = header(
-        results,
-        Stats {
-            parse_s: times.parse.as_secs_f64(),
-            cfa_s: times.cfa.as_secs_f64(),
-            analysis_cpu_s: v.cpu.as_secs_f64(),
-            total_cpu_s: process_cpu_time().saturating_sub(t0).as_secs_f64(),
-            peak_rss_mb: peak_rss_mb(),
-            reached_states: v.work.states,
-            transitions: v.work.transitions,
-            refinements: v.work.refinements,
-            solver_calls: v.work.solver_calls,
-            solver_s: v.work.solver_s,
-            partitions: v.partitions,
-        },
-    );
+    Ok(crate::algorithm::verify::Verification {
+        results: all_unknown(
+            props,
+            &format!("internal error in the analysis: {what}"),
+            0.0,
+        ),
+        work: Default::default(),
+        cpu: Duration::ZERO,
+        partitions: Vec::new(),
+    })
+}
+
+/// Renders the report and writes it, unless a watchdog is already writing
+/// its timeout result.
+fn output(args: &VerifyArgs, report: &RunReport) -> Result<ExitCode> {
     let source = match args.trace {
         true => Some(read_source(&args.file)?),
         false => None,
     };
-    let text = render(&report, args.format, source.as_deref())?;
+    let text = render(report, args.format, source.as_deref())?;
     if FINISHING.swap(true, std::sync::atomic::Ordering::SeqCst) {
         // The watchdog is writing the timeout result and ends the process.
         loop {

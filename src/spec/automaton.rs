@@ -341,6 +341,67 @@ impl Names<'_> {
 /// Checks and compiles a parsed rule file; `file` names it in errors.
 pub fn compile(file: &str, f: &dsl::File, opts: CompileOptions) -> Result<SpecAutomaton> {
     let top = Pos { line: 1, column: 1 };
+    let properties = compile_properties(file, f, top)?;
+    let names = declare_names(file, f)?;
+    let States {
+        mut states,
+        index,
+        stop,
+    } = compile_states(file, f, &properties)?;
+    check_error_states(file, f, &properties, &states)?;
+    let initial = initial_state(file, f, &index, &states, top)?;
+    let cx = BlockCx {
+        file,
+        names: &names,
+        index: &index,
+        stop,
+        require_coverage: opts.require_coverage,
+    };
+    let mut blocks = Vec::new();
+    let mut transitions = Vec::new();
+    for (si, s) in f.states.iter().enumerate() {
+        for b in &s.blocks {
+            let bi = blocks.len();
+            blocks.push(cx.block(si as StateIdx, bi, b, &mut transitions)?);
+            states[si].blocks.push(bi);
+        }
+    }
+    Ok(SpecAutomaton {
+        name: f
+            .automaton
+            .as_ref()
+            .map(|a| a.0.clone())
+            .unwrap_or_else(|| properties[0].id.clone()),
+        origin: file.to_string(),
+        properties,
+        states,
+        initial,
+        vars: f
+            .vars
+            .iter()
+            .map(|v| SpecVar {
+                name: v.name.clone(),
+                ty: v.ty,
+                init: v.ty.wrap(v.init),
+            })
+            .collect(),
+        sets: f
+            .sets
+            .iter()
+            .map(|s| SpecSet {
+                name: s.name.clone(),
+                key: s.key,
+            })
+            .collect(),
+        blocks,
+        transitions,
+        arg_binding: opts.arg_binding,
+    })
+}
+
+/// The properties the `rule` declarations give: at least one, each id a
+/// word declared once.
+fn compile_properties(file: &str, f: &dsl::File, top: Pos) -> Result<Vec<SpecProperty>> {
     if f.rules.is_empty() {
         return Err(err(
             file,
@@ -361,6 +422,11 @@ pub fn compile(file: &str, f: &dsl::File, opts: CompileOptions) -> Result<SpecAu
             description: r.description.clone(),
         });
     }
+    Ok(properties)
+}
+
+/// The automaton's variables and sets by name, each name declared once.
+fn declare_names<'a>(file: &'a str, f: &'a dsl::File) -> Result<Names<'a>> {
     let mut names = Names {
         file,
         vars: HashMap::default(),
@@ -384,7 +450,19 @@ pub fn compile(file: &str, f: &dsl::File, opts: CompileOptions) -> Result<SpecAu
             ));
         }
     }
-    // States: declared states, then error states, then the stop sink.
+    Ok(names)
+}
+
+/// The control states (without their blocks yet), their index by name and
+/// the stop sink.
+struct States {
+    states: Vec<State>,
+    index: HashMap<String, StateIdx>,
+    stop: StateIdx,
+}
+
+/// States: declared states, then error states, then the stop sink.
+fn compile_states(file: &str, f: &dsl::File, properties: &[SpecProperty]) -> Result<States> {
     let mut states: Vec<State> = Vec::new();
     let mut index: HashMap<String, StateIdx> = HashMap::default();
     for s in &f.states {
@@ -448,6 +526,20 @@ pub fn compile(file: &str, f: &dsl::File, opts: CompileOptions) -> Result<SpecAu
         use_first: false,
         blocks: Vec::new(),
     });
+    Ok(States {
+        states,
+        index,
+        stop,
+    })
+}
+
+/// Every property has an error state.
+fn check_error_states(
+    file: &str,
+    f: &dsl::File,
+    properties: &[SpecProperty],
+    states: &[State],
+) -> Result<()> {
     for (pi, p) in properties.iter().enumerate() {
         if !states
             .iter()
@@ -460,7 +552,18 @@ pub fn compile(file: &str, f: &dsl::File, opts: CompileOptions) -> Result<SpecAu
             ));
         }
     }
-    let initial = match &f.initial {
+    Ok(())
+}
+
+/// The declared initial state, which must be a normal state.
+fn initial_state(
+    file: &str,
+    f: &dsl::File,
+    index: &HashMap<String, StateIdx>,
+    states: &[State],
+    top: Pos,
+) -> Result<StateIdx> {
+    Ok(match &f.initial {
         Some((n, p)) => match index.get(n) {
             Some(&i) if matches!(states[i as usize].kind, StateKind::Normal) => i,
             Some(_) => {
@@ -473,112 +576,119 @@ pub fn compile(file: &str, f: &dsl::File, opts: CompileOptions) -> Result<SpecAu
             None => return Err(err(file, *p, format!("unknown state `{n}`"))),
         },
         None => return Err(err(file, top, "no `initial STATE;` declaration")),
-    };
-    let mut blocks = Vec::new();
-    let mut transitions = Vec::new();
-    for (si, s) in f.states.iter().enumerate() {
-        for b in &s.blocks {
-            let mut bound = bound_vars(&b.patterns[0]);
-            for p in &b.patterns[1..] {
-                let o = bound_vars(p);
-                bound.retain(|n| o.contains(n));
-            }
-            let bi = blocks.len();
-            let mut conds = Vec::new();
-            let mut has_total = false;
-            let mut ts = Vec::new();
-            let n_cases = b.cases.len();
-            for (ci, c) in b.cases.iter().enumerate() {
-                let assumes = match &c.cond {
-                    CaseCond::Always => {
-                        has_total = true;
-                        Vec::new()
-                    }
-                    CaseCond::Assume(e) => {
-                        let x = names.expr(e, &bound)?;
-                        conds.push(x.clone());
-                        vec![x]
-                    }
-                    CaseCond::Else => {
-                        if ci + 1 != n_cases {
-                            return Err(err(
-                                file,
-                                c.pos,
-                                "`else` must be the last case of its block",
-                            ));
-                        }
-                        has_total = true;
-                        let any = conds.iter().cloned().reduce(|a, b| {
-                            SExpr::Binary(BinaryOp::LogOr, Box::new(a), Box::new(b))
-                        });
-                        match any {
-                            Some(a) => vec![SExpr::Unary(UnaryOp::LogNot, Box::new(a))],
-                            None => Vec::new(),
-                        }
-                    }
-                };
-                let mut assigns = Vec::new();
-                for (l, r) in &c.assigns {
-                    assigns.push((names.lvalue(l, &bound)?, names.expr(r, &bound)?));
-                }
-                let to = match &c.target {
-                    dsl::Target::Stop => stop,
-                    dsl::Target::State(n) => *index
-                        .get(n)
-                        .ok_or_else(|| err(file, c.target_pos, format!("unknown state `{n}`")))?,
-                };
-                ts.push(transitions.len());
-                transitions.push(Transition {
-                    block: bi,
-                    from: si as StateIdx,
-                    assumes,
-                    assigns,
-                    to,
-                    pos: c.pos,
-                });
-            }
-            if opts.require_coverage && !has_total && !covers_true(&conds) {
-                return Err(err(file, b.pos, "the cases of this block are not shown to cover `true` (weaving must not restrict the program): add an `else` case"));
-            }
-            blocks.push(Block {
-                from: si as StateIdx,
-                patterns: b.patterns.clone(),
-                transitions: ts,
-            });
-            states[si].blocks.push(bi);
-        }
-    }
-    Ok(SpecAutomaton {
-        name: f
-            .automaton
-            .as_ref()
-            .map(|a| a.0.clone())
-            .unwrap_or_else(|| properties[0].id.clone()),
-        origin: file.to_string(),
-        properties,
-        states,
-        initial,
-        vars: f
-            .vars
-            .iter()
-            .map(|v| SpecVar {
-                name: v.name.clone(),
-                ty: v.ty,
-                init: v.ty.wrap(v.init),
-            })
-            .collect(),
-        sets: f
-            .sets
-            .iter()
-            .map(|s| SpecSet {
-                name: s.name.clone(),
-                key: s.key,
-            })
-            .collect(),
-        blocks,
-        transitions,
-        arg_binding: opts.arg_binding,
     })
+}
+
+/// What compiling a block's cases into transitions needs.
+struct BlockCx<'a> {
+    file: &'a str,
+    names: &'a Names<'a>,
+    index: &'a HashMap<String, StateIdx>,
+    stop: StateIdx,
+    require_coverage: bool,
+}
+
+/// The conditions of a block's cases so far, for `else` and the coverage
+/// check.
+#[derive(Default)]
+struct Cases {
+    conds: Vec<SExpr>,
+    has_total: bool,
+}
+
+impl BlockCx<'_> {
+    /// Compiles block `bi` leaving state `si`: one transition per case,
+    /// appended to `transitions`; its cases must cover `true` when required.
+    fn block(
+        &self,
+        si: StateIdx,
+        bi: usize,
+        b: &dsl::OnBlock,
+        transitions: &mut Vec<Transition>,
+    ) -> Result<Block> {
+        let mut bound = bound_vars(&b.patterns[0]);
+        for p in &b.patterns[1..] {
+            let o = bound_vars(p);
+            bound.retain(|n| o.contains(n));
+        }
+        let mut cases = Cases::default();
+        let mut ts = Vec::new();
+        let n_cases = b.cases.len();
+        for (ci, c) in b.cases.iter().enumerate() {
+            let last = ci + 1 == n_cases;
+            let assumes = self.assumes(c, last, &bound, &mut cases)?;
+            let mut assigns = Vec::new();
+            for (l, r) in &c.assigns {
+                assigns.push((self.names.lvalue(l, &bound)?, self.names.expr(r, &bound)?));
+            }
+            let to = match &c.target {
+                dsl::Target::Stop => self.stop,
+                dsl::Target::State(n) => *self
+                    .index
+                    .get(n)
+                    .ok_or_else(|| err(self.file, c.target_pos, format!("unknown state `{n}`")))?,
+            };
+            ts.push(transitions.len());
+            transitions.push(Transition {
+                block: bi,
+                from: si,
+                assumes,
+                assigns,
+                to,
+                pos: c.pos,
+            });
+        }
+        if self.require_coverage && !cases.has_total && !covers_true(&cases.conds) {
+            return Err(err(self.file, b.pos, "the cases of this block are not shown to cover `true` (weaving must not restrict the program): add an `else` case"));
+        }
+        Ok(Block {
+            from: si,
+            patterns: b.patterns.clone(),
+            transitions: ts,
+        })
+    }
+
+    /// The assumes of case `c` (`last` if it is its block's last case):
+    /// none for `always`, its condition, or for `else` the negation of the
+    /// conditions before it.
+    fn assumes(
+        &self,
+        c: &dsl::Case,
+        last: bool,
+        bound: &HashSet<u32>,
+        cases: &mut Cases,
+    ) -> Result<Vec<SExpr>> {
+        Ok(match &c.cond {
+            CaseCond::Always => {
+                cases.has_total = true;
+                Vec::new()
+            }
+            CaseCond::Assume(e) => {
+                let x = self.names.expr(e, bound)?;
+                cases.conds.push(x.clone());
+                vec![x]
+            }
+            CaseCond::Else => {
+                if !last {
+                    return Err(err(
+                        self.file,
+                        c.pos,
+                        "`else` must be the last case of its block",
+                    ));
+                }
+                cases.has_total = true;
+                let any = cases
+                    .conds
+                    .iter()
+                    .cloned()
+                    .reduce(|a, b| SExpr::Binary(BinaryOp::LogOr, Box::new(a), Box::new(b)));
+                match any {
+                    Some(a) => vec![SExpr::Unary(UnaryOp::LogNot, Box::new(a))],
+                    None => Vec::new(),
+                }
+            }
+        })
+    }
 }
 
 /// Parses and compiles rule-language text.

@@ -344,6 +344,50 @@ impl SpecAutomaton {
         for k in INT_KINDS {
             ints.insert(k, program.types.int(k));
         }
+        let casts = self.cast_types(program);
+        let mut init = Vec::new();
+        let mut vars = Vec::new();
+        for v in &self.vars {
+            let ty = ints[&v.ty];
+            let id = program.add_spec_var(format!("{}::{}", self.name, v.name), ty);
+            vars.push(id);
+            init.push(EdgeOp::Assign {
+                lhs: Expr::var(id, ty),
+                rhs: Expr::int(v.init, ty),
+            });
+        }
+        let (index, by_call) = self.block_index();
+        let uses = self.block_set_uses();
+        let mut set_elems: Vec<HashMap<String, VarId>> = vec![HashMap::default(); self.sets.len()];
+        let mut set_order: Vec<Vec<VarId>> = vec![Vec::new(); self.sets.len()];
+        let int = ints[&IntKind::Int];
+        if !self.sets.is_empty() {
+            let new_keys = self.set_keys(program, &by_call, &uses, &mut set_elems);
+            for (s, k) in new_keys {
+                let id = program
+                    .add_spec_var(format!("{}::{}[{}]", self.name, self.sets[s].name, k), int);
+                set_elems[s].insert(k, id);
+                set_order[s].push(id);
+                init.push(EdgeOp::Assign {
+                    lhs: Expr::var(id, int),
+                    rhs: Expr::int(0, int),
+                });
+            }
+        }
+        BoundAutomaton {
+            automaton: self.clone(),
+            vars,
+            set_elems,
+            set_order,
+            init,
+            ints,
+            casts,
+            index,
+        }
+    }
+
+    /// The program type of every cast the transitions' expressions make.
+    fn cast_types(&self, program: &mut Program) -> HashMap<CType, TypeId> {
         let mut casts_needed = Vec::new();
         for t in &self.transitions {
             for e in t.assumes.iter().chain(t.assigns.iter().map(|(_, r)| r)) {
@@ -357,18 +401,12 @@ impl SpecAutomaton {
                 casts.insert(c, id);
             }
         }
-        let mut init = Vec::new();
-        let mut vars = Vec::new();
-        for v in &self.vars {
-            let ty = ints[&v.ty];
-            let id = program.add_spec_var(format!("{}::{}", self.name, v.name), ty);
-            vars.push(id);
-            init.push(EdgeOp::Assign {
-                lhs: Expr::var(id, ty),
-                rhs: Expr::int(v.init, ty),
-            });
-        }
-        // Index of blocks per state and event.
+        casts
+    }
+
+    /// Index of blocks per state and event, and the blocks with a pattern
+    /// calling each function.
+    fn block_index(&self) -> (Vec<StateIndex>, HashMap<&str, Vec<usize>>) {
         let mut index = vec![StateIndex::default(); self.states.len()];
         let mut by_call: HashMap<&str, Vec<usize>> = HashMap::default();
         for (bi, b) in self.blocks.iter().enumerate() {
@@ -396,9 +434,13 @@ impl SpecAutomaton {
                 }
             }
         }
-        // Set uses per block.
-        let uses: Vec<Vec<(usize, u32)>> = self
-            .blocks
+        (index, by_call)
+    }
+
+    /// Set uses per block: the (set, pattern variable) pairs its
+    /// transitions read or write, sorted.
+    fn block_set_uses(&self) -> Vec<Vec<(usize, u32)>> {
+        self.blocks
             .iter()
             .map(|b| {
                 let mut u = Vec::new();
@@ -418,66 +460,54 @@ impl SpecAutomaton {
                 u.dedup();
                 u
             })
-            .collect();
-        let mut set_elems: Vec<HashMap<String, VarId>> = vec![HashMap::default(); self.sets.len()];
-        let mut set_order: Vec<Vec<VarId>> = vec![Vec::new(); self.sets.len()];
-        let int = ints[&IntKind::Int];
-        if !self.sets.is_empty() {
-            let mut new_keys: Vec<(usize, String)> = Vec::new();
-            for e in &program.edges {
-                let EdgeOp::Call { lhs, callee, args } = &e.op else {
+            .collect()
+    }
+
+    /// The keys the program's calls can produce for the sets, new ones in
+    /// the order found; each is entered in `set_elems` with a placeholder
+    /// variable.
+    fn set_keys(
+        &self,
+        program: &Program,
+        by_call: &HashMap<&str, Vec<usize>>,
+        uses: &[Vec<(usize, u32)>],
+        set_elems: &mut [HashMap<String, VarId>],
+    ) -> Vec<(usize, String)> {
+        let mut new_keys: Vec<(usize, String)> = Vec::new();
+        for e in &program.edges {
+            let EdgeOp::Call { lhs, callee, args } = &e.op else {
+                continue;
+            };
+            let name = program.func(*callee).name.as_str();
+            let Some(bs) = by_call.get(name) else {
+                continue;
+            };
+            let ev = Ev::Call {
+                name,
+                lhs: lhs.as_ref(),
+                args,
+            };
+            for &bi in bs {
+                if uses[bi].is_empty() {
                     continue;
-                };
-                let name = program.func(*callee).name.as_str();
-                let Some(bs) = by_call.get(name) else {
-                    continue;
-                };
-                let ev = Ev::Call {
-                    name,
-                    lhs: lhs.as_ref(),
-                    args,
-                };
-                for &bi in bs {
-                    if uses[bi].is_empty() {
+                }
+                for p in &self.blocks[bi].patterns {
+                    let Some(b) = match_pattern(p, &ev, "", self.arg_binding) else {
                         continue;
-                    }
-                    for p in &self.blocks[bi].patterns {
-                        let Some(b) = match_pattern(p, &ev, "", self.arg_binding) else {
-                            continue;
-                        };
-                        for &(s, n) in &uses[bi] {
-                            if let Some(x) = lookup(&b, n) {
-                                let k = key_of(program, self.sets[s].key, x);
-                                if !set_elems[s].contains_key(&k) {
-                                    set_elems[s].insert(k.clone(), VarId(u32::MAX));
-                                    new_keys.push((s, k));
-                                }
+                    };
+                    for &(s, n) in &uses[bi] {
+                        if let Some(x) = lookup(&b, n) {
+                            let k = key_of(program, self.sets[s].key, x);
+                            if !set_elems[s].contains_key(&k) {
+                                set_elems[s].insert(k.clone(), VarId(u32::MAX));
+                                new_keys.push((s, k));
                             }
                         }
                     }
                 }
             }
-            for (s, k) in new_keys {
-                let id = program
-                    .add_spec_var(format!("{}::{}[{}]", self.name, self.sets[s].name, k), int);
-                set_elems[s].insert(k, id);
-                set_order[s].push(id);
-                init.push(EdgeOp::Assign {
-                    lhs: Expr::var(id, int),
-                    rhs: Expr::int(0, int),
-                });
-            }
         }
-        BoundAutomaton {
-            automaton: self.clone(),
-            vars,
-            set_elems,
-            set_order,
-            init,
-            ints,
-            casts,
-            index,
-        }
+        new_keys
     }
 }
 
