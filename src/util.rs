@@ -1,5 +1,6 @@
-//! Helpers every layer may use: CPU clocks, CPU-time deadlines and the
-//! trace switch. Nothing here depends on another module of mpv.
+//! Helpers every layer may use: CPU clocks, CPU-time deadlines, markup
+//! escaping and the trace switch. Nothing here depends on another module
+//! of mpv.
 
 use std::time::Duration;
 
@@ -91,6 +92,23 @@ impl Deadline {
 pub fn tracing() -> bool {
     static ON: std::sync::OnceLock<bool> = std::sync::OnceLock::new();
     *ON.get_or_init(|| std::env::var_os("MPV_TRACE_CEGAR").is_some())
+}
+
+/// Text with the special characters of XML and HTML escaped (for text and
+/// attribute values; `'` as a numeric reference, which both accept).
+pub fn escape_markup(s: &str) -> String {
+    let mut out = String::with_capacity(s.len());
+    for c in s.chars() {
+        match c {
+            '&' => out.push_str("&amp;"),
+            '<' => out.push_str("&lt;"),
+            '>' => out.push_str("&gt;"),
+            '"' => out.push_str("&quot;"),
+            '\'' => out.push_str("&#39;"),
+            c => out.push(c),
+        }
+    }
+    out
 }
 
 #[cfg(test)]

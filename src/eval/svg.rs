@@ -3,6 +3,7 @@
 //! where both are equal; the paper's Fig. 2) and a quantile plot (each
 //! configuration's solved modules sorted by CPU time, log y).
 
+use crate::util::escape_markup as escape;
 use std::fmt::Write as _;
 
 use super::Point;
@@ -17,22 +18,6 @@ struct Svg {
     width: f64,
     height: f64,
     body: String,
-}
-
-/// Text with XML's special characters escaped.
-fn escape(s: &str) -> String {
-    let mut out = String::with_capacity(s.len());
-    for c in s.chars() {
-        match c {
-            '&' => out.push_str("&amp;"),
-            '<' => out.push_str("&lt;"),
-            '>' => out.push_str("&gt;"),
-            '"' => out.push_str("&quot;"),
-            '\'' => out.push_str("&apos;"),
-            c => out.push(c),
-        }
-    }
-    out
 }
 
 impl Svg {

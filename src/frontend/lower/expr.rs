@@ -42,21 +42,8 @@ pub(super) fn has_side_effects(e: &Expression) -> bool {
         }
         Expression::Cast(c) => has_side_effects(&c.node.expression.node),
         Expression::BinaryOperator(b) => {
-            use BinaryOperator as B;
-            matches!(
-                b.node.operator.node,
-                B::Assign
-                    | B::AssignMultiply
-                    | B::AssignDivide
-                    | B::AssignModulo
-                    | B::AssignPlus
-                    | B::AssignMinus
-                    | B::AssignShiftLeft
-                    | B::AssignShiftRight
-                    | B::AssignBitwiseAnd
-                    | B::AssignBitwiseXor
-                    | B::AssignBitwiseOr
-            ) || has_side_effects(&b.node.lhs.node)
+            super::operators::is_assignment(&b.node.operator.node)
+                || has_side_effects(&b.node.lhs.node)
                 || has_side_effects(&b.node.rhs.node)
         }
         Expression::Conditional(c) => {

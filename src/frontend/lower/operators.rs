@@ -281,19 +281,7 @@ impl<'a> Lowerer<'a> {
             }
             _ => {
                 let bop = arith(op).expect("arithmetic operator");
-                let compound = matches!(
-                    op,
-                    B::AssignMultiply
-                        | B::AssignDivide
-                        | B::AssignModulo
-                        | B::AssignPlus
-                        | B::AssignMinus
-                        | B::AssignShiftLeft
-                        | B::AssignShiftRight
-                        | B::AssignBitwiseAnd
-                        | B::AssignBitwiseXor
-                        | B::AssignBitwiseOr
-                );
+                let compound = is_assignment(op) && *op != B::Assign;
                 if compound {
                     let lv = self.lvalue(&b.node.lhs)?;
                     let r = self.rvalue(&b.node.rhs)?;
@@ -323,4 +311,23 @@ impl<'a> Lowerer<'a> {
             _ => a.ty,
         }
     }
+}
+
+/// Whether `op` assigns (`=` or a compound assignment such as `+=`).
+pub(super) fn is_assignment(op: &BinaryOperator) -> bool {
+    use BinaryOperator as B;
+    matches!(
+        op,
+        B::Assign
+            | B::AssignMultiply
+            | B::AssignDivide
+            | B::AssignModulo
+            | B::AssignPlus
+            | B::AssignMinus
+            | B::AssignShiftLeft
+            | B::AssignShiftRight
+            | B::AssignBitwiseAnd
+            | B::AssignBitwiseXor
+            | B::AssignBitwiseOr
+    )
 }

@@ -8,6 +8,7 @@
 
 mod trace;
 
+pub use crate::util::escape_markup as escape;
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 
@@ -130,22 +131,6 @@ fn file_part(id: &str) -> String {
             }
         })
         .collect()
-}
-
-/// Text with HTML's special characters escaped (for text and attribute values).
-pub fn escape(s: &str) -> String {
-    let mut out = String::with_capacity(s.len());
-    for c in s.chars() {
-        match c {
-            '&' => out.push_str("&amp;"),
-            '<' => out.push_str("&lt;"),
-            '>' => out.push_str("&gt;"),
-            '"' => out.push_str("&quot;"),
-            '\'' => out.push_str("&#39;"),
-            c => out.push(c),
-        }
-    }
-    out
 }
 
 /// The style of every page.
