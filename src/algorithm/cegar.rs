@@ -9,10 +9,19 @@
 //! the run restarts with the larger precision) and counted as a refinement
 //! of those properties in the monitor; after each refinement the
 //! properties that `exceeds` (the S2 rule) are withdrawn: the restarted
-//! run's precision leaves them out (`prec_S`; refinements, and so
-//! `exceeds`, change only there). Each property keeps the predicates its
-//! refinements found, where they were found: a partition starts with
-//! those of its properties.
+//! run's precision leaves them out (`prec_S`). Each property keeps the
+//! predicates its refinements found, where they were found, and a run's
+//! precision holds those of its open properties only: a property decided,
+//! given up or withdrawn no longer costs the others the predicates it
+//! needed, and a partition starts with those of its properties.
+//!
+//! The analysis time is attributed to properties in the monitor (`at_p`):
+//! an error path's check and refinement to its properties, the exploration
+//! a refinement starts over to the refined properties, other exploration
+//! in equal parts to the open ones. Under a per-property budget
+//! ([`Budget::property_cpu`], S0 under an overall limit) work for a
+//! property stops when its part would pass the budget; the property is
+//! withdrawn and the run starts over without it.
 //!
 //! [`check_label`]: CEGAR alone for one error label (the `LoomAnalysis`
 //! without its explicit stage, one S0 partition), to test the predicate
@@ -81,6 +90,9 @@ pub(super) struct CegarState<'p> {
     /// Whether every block's satisfiability is decided.
     check_blocks: bool,
     run: Option<CegarRun<'p>>,
+    /// The properties whose refinement started the current run over: its
+    /// exploration is done for them (empty: for all open properties).
+    started_for: Vec<PropertyId>,
     /// Refinements in the current partition.
     refinements: u64,
 }
@@ -102,6 +114,7 @@ impl<'p> CegarState<'p> {
             start_predicates,
             check_blocks: false,
             run: None,
+            started_for: Vec::new(),
             refinements: 0,
         }
     }
@@ -119,10 +132,17 @@ impl<'p> CegarState<'p> {
     /// refinements of its properties learned.
     pub(super) fn restart(&mut self, enabled: &BTreeSet<PropertyId>, program: &Program) {
         self.run = None;
+        self.started_for.clear();
         self.refinements = 0;
+        self.focus(enabled.iter().copied(), program);
+    }
+
+    /// The precision of a run for the properties `open`: the start
+    /// predicates and what their refinements learned.
+    fn focus(&mut self, open: impl IntoIterator<Item = PropertyId>, program: &Program) {
         self.check_blocks = false;
         self.predicates = self.start_predicates.clone();
-        for p in enabled {
+        for p in open {
             let learned = &self.learned[p.0 as usize];
             add_at_points(&mut self.predicates, &learned.predicates, program);
             self.check_blocks |= learned.check_blocks;
@@ -228,21 +248,31 @@ impl<'p> LoomAnalysis<'p> {
                 return Report::default();
             }
             if self.cegar.run.is_none() {
+                self.cegar.focus(self.open().iter(), self.program);
                 self.cegar.run = Some(self.new_run());
             }
             let deadline = Deadline::in_cpu(Self::remaining_budget(budget, monitor, clock));
+            let payers = self.exploration_payers();
+            let own = self.own_budget(&payers, budget, monitor);
+            let segment = deadline.min(Deadline::in_cpu(own));
             let run_ref = self.cegar.run.as_mut().expect("run exists");
-            run_ref.cpa.data.set_deadline(deadline);
+            run_ref.cpa.data.set_deadline(segment);
             // Expansions of the predicate analysis are expensive (formulas,
             // abstractions): the clock is read before each one.
-            let mut interrupt = |_size: usize| deadline.passed();
+            let mut interrupt = |_size: usize| segment.passed();
+            let t0 = clock.now();
             let outcome = run(
                 &run_ref.cpa,
                 &mut run_ref.reached,
                 &mut self.work.transitions,
                 &mut interrupt,
             );
+            monitor.charge(payers.iter().copied(), clock.now().saturating_sub(t0));
             match outcome {
+                Outcome::Interrupted if !deadline.passed() => {
+                    // The payers' own budget, not the run's, ran out.
+                    self.withdraw_exceeding(budget, monitor, &payers);
+                }
                 Outcome::Interrupted => {
                     self.close_run(monitor);
                     return Report::default();
@@ -311,9 +341,14 @@ impl<'p> LoomAnalysis<'p> {
             .join(",");
         let t0 = clock.now();
         let t_check = std::time::Instant::now();
+        // A path check is not cut short by the properties' own budget: it
+        // may decide them, and the time it took is charged to them.
         let check = self.check_error_path(&trace, &name, deadline);
         if tracing() {
             self.trace_check(&check, &name, t_check);
+        }
+        if !matches!(check, PathCheck::Infeasible(_)) {
+            monitor.charge(props.iter().copied(), clock.now().saturating_sub(t0));
         }
         let mut report = Report::default();
         match check {
@@ -346,11 +381,12 @@ impl<'p> LoomAnalysis<'p> {
             PathCheck::Infeasible(candidates) => {
                 self.cegar.refinements += 1;
                 self.work.refinements += 1;
-                monitor.record_refinement(props.iter().copied(), clock.now().saturating_sub(t0));
                 let progress =
                     self.cegar
                         .refine(self.program, &props, candidates, &trace, deadline);
+                monitor.record_refinement(props.iter().copied(), clock.now().saturating_sub(t0));
                 self.close_run(monitor);
+                self.cegar.started_for.clone_from(&props);
                 return self.after_refinement(props, progress, budget, monitor);
             }
         }
@@ -429,6 +465,70 @@ impl<'p> LoomAnalysis<'p> {
             }
         }
         None
+    }
+
+    /// The properties the exploration of the current run is done for: the
+    /// open ones of those whose refinement started it over, else all open.
+    fn exploration_payers(&self) -> Vec<PropertyId> {
+        let open = self.open();
+        let mut payers: Vec<PropertyId> = self
+            .cegar
+            .started_for
+            .iter()
+            .copied()
+            .filter(|p| open.contains(*p))
+            .collect();
+        if payers.is_empty() {
+            payers = open.iter().collect();
+        }
+        payers
+    }
+
+    /// The CPU time work done for `payers` may take before the first of
+    /// them passes its part of the budget, each being charged an equal
+    /// part; `None` if the budget has no per-property parts.
+    fn own_budget(
+        &self,
+        payers: &[PropertyId],
+        budget: &Budget,
+        monitor: &Monitor<PropertyId>,
+    ) -> Option<Duration> {
+        payers
+            .iter()
+            .filter_map(|p| budget.property_left(*p, monitor))
+            .min()
+            .map(|left| left * payers.len() as u32)
+    }
+
+    /// `prec_S` when the own budget of some of `payers` stopped the work
+    /// done for them: the open properties past their budget are withdrawn
+    /// (at least the payer with the least left, the clocks being read at
+    /// different moments), and the run starts over without them.
+    fn withdraw_exceeding(
+        &mut self,
+        budget: &Budget,
+        monitor: &mut Monitor<PropertyId>,
+        payers: &[PropertyId],
+    ) {
+        let enabled: BTreeSet<PropertyId> = self.open().iter().collect();
+        let mut out: Vec<PropertyId> = enabled
+            .iter()
+            .copied()
+            .filter(|p| budget.exceeds(*p, &enabled, monitor))
+            .collect();
+        if out.is_empty() {
+            out.extend(
+                payers
+                    .iter()
+                    .copied()
+                    .min_by_key(|p| budget.property_left(*p, monitor)),
+            );
+        }
+        for p in out {
+            self.partition.withdrawn.insert(p);
+        }
+        self.close_run(monitor);
+        self.cegar.started_for.clear();
     }
 
     /// A run of the composite with the current predicates from the

@@ -322,11 +322,14 @@ impl<'p> LoomAnalysis<'p> {
             self.explicit.too_large.push(open.clone());
         }
         self.partition.explicit_spent = monitor.analysis_cpu(clock).saturating_sub(start);
+        monitor.charge(open.iter(), self.partition.explicit_spent);
         if ex.complete {
             report.proven = open.iter().filter(|p| !ex.hit.contains(*p)).collect();
         }
-        report.counterexamples =
-            self.value_search(&open.intersection(&ex.hit), budget, monitor, clock);
+        let searched = open.intersection(&ex.hit);
+        let t0 = clock.now();
+        report.counterexamples = self.value_search(&searched, budget, monitor, clock);
+        monitor.charge(searched.iter(), clock.now().saturating_sub(t0));
         report
     }
 

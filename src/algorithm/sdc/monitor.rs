@@ -7,8 +7,11 @@
 //! (re)started, `ut_p` the amounts attributed to one property:
 //! - `rc_p` counts refinements of counterexamples that violate `p`;
 //! - `sc_p` counts transitions into a control state `q` with `p ∈ P(q)`;
-//! - `at_p` is the CPU time of refinements for `p` (exploration is shared by
-//!   all enabled properties and is only counted in `at`).
+//! - `at_p` is the CPU time of the work done for `p`: the checks and
+//!   refinements of its error paths, the exploration a refinement for it
+//!   starts over, and an equal part of the exploration the open properties
+//!   share ([`Monitor::charge`]). Summed over the properties it is about
+//!   `at`.
 
 use std::collections::BTreeSet;
 use std::hash::Hash;
@@ -99,13 +102,26 @@ impl<P: Copy + Eq + Hash> Monitor<P> {
         self.per_property.get(&p).copied().unwrap_or_default()
     }
 
-    /// Records one refinement of a counterexample violating `props`, which took `cpu`.
+    /// Records one refinement of a counterexample violating `props`, which
+    /// took `cpu` ([`Monitor::charge`]d to them).
     pub fn record_refinement(&mut self, props: impl IntoIterator<Item = P>, cpu: Duration) {
         self.refinements += 1;
+        let props: Vec<P> = props.into_iter().collect();
+        for p in &props {
+            self.per_property.entry(*p).or_default().refinements += 1;
+        }
+        self.charge(props, cpu);
+    }
+
+    /// Attributes `cpu` of analysis time to `props`, in equal parts.
+    pub fn charge(&mut self, props: impl IntoIterator<Item = P>, cpu: Duration) {
+        let props: Vec<P> = props.into_iter().collect();
+        if props.is_empty() {
+            return;
+        }
+        let part = cpu / props.len() as u32;
         for p in props {
-            let u = self.per_property.entry(p).or_default();
-            u.refinements += 1;
-            u.cpu += cpu;
+            self.per_property.entry(p).or_default().cpu += part;
         }
     }
 
@@ -154,6 +170,12 @@ pub struct Budget {
     /// once (LOOM's explicit-value stage) may draw on this pool instead of
     /// the run's own budget; `None` is the run's `cpu`.
     pub pooled_cpu: Option<Duration>,
+    /// The analysis CPU time each property's own work (`at_p`) may take
+    /// in the run (S0 under an overall limit: an equal share of it, the
+    /// share `baseline` starts each property with); a property past it
+    /// leaves the precision (`exceeds`), even the last one. `None` does not
+    /// restrict.
+    pub property_cpu: Option<Duration>,
 }
 
 impl Budget {
@@ -163,6 +185,7 @@ impl Budget {
             cpu: None,
             refinement_rule: None,
             pooled_cpu: None,
+            property_cpu: None,
         }
     }
 
@@ -172,6 +195,7 @@ impl Budget {
             cpu: Some(limit),
             refinement_rule: None,
             pooled_cpu: None,
+            property_cpu: None,
         }
     }
 
@@ -197,7 +221,8 @@ impl Budget {
     }
 
     /// `exceeds(p)`: whether `p` must be removed from the precision
-    /// `enabled`: whether the budget's refinement rule (S2, S4) drops it.
+    /// `enabled`: whether the budget's refinement rule (S2, S4) drops it or
+    /// its own work used up [`Budget::property_cpu`].
     pub fn exceeds<P: Copy + Eq + Hash + Ord>(
         &self,
         p: P,
@@ -206,6 +231,17 @@ impl Budget {
     ) -> bool {
         self.refinement_rule
             .is_some_and(|rule| rule.drops(p, enabled, monitor))
+            || self.property_left(p, monitor) == Some(Duration::ZERO)
+    }
+
+    /// What is left of `p`'s [`Budget::property_cpu`], if the budget has one.
+    pub fn property_left<P: Copy + Eq + Hash>(
+        &self,
+        p: P,
+        monitor: &Monitor<P>,
+    ) -> Option<Duration> {
+        self.property_cpu
+            .map(|c| c.saturating_sub(monitor.usage(p).cpu))
     }
 }
 
@@ -260,5 +296,23 @@ mod tests {
         assert_eq!(m.relevant(), [3, 4].into());
         assert_eq!(m.usage(5).cpu, Duration::from_millis(10));
         assert_eq!(m.transitions(), 1);
+    }
+
+    #[test]
+    fn shared_work_is_charged_in_equal_parts_and_a_property_past_its_share_exceeds() {
+        let clock = ManualClock(Cell::new(Duration::ZERO));
+        let mut m = Monitor::<u32>::start(&clock);
+        let ms = Duration::from_millis;
+        m.charge([1, 2], ms(10));
+        m.record_refinement([1], ms(4));
+        assert_eq!((m.usage(1).cpu, m.usage(2).cpu), (ms(9), ms(5)));
+        let b = Budget {
+            property_cpu: Some(ms(9)),
+            ..Budget::unlimited()
+        };
+        assert_eq!(b.property_left(2, &m), Some(ms(4)));
+        assert!(b.exceeds(1, &[1].into(), &m), "even the last one");
+        assert!(!b.exceeds(2, &[1, 2].into(), &m));
+        assert!(!Budget::unlimited().exceeds(1, &[1].into(), &m));
     }
 }

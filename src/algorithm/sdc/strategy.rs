@@ -25,7 +25,8 @@ use super::monitor::{Budget, Monitor};
 )]
 #[serde(rename_all = "lowercase")]
 pub enum Strategy {
-    /// One partition with all properties, no budget.
+    /// One partition with all properties, no budget (under an overall
+    /// limit, each property's own work gets its share of it).
     S0,
     /// All together with `β_900`, then the remaining ones one by one.
     S1,
@@ -223,8 +224,15 @@ impl<P: Ord + Copy + std::fmt::Debug> Planner<P> {
         next
     }
 
-    /// [`Planner::next`] under an overall limit with `left` of it unused: a
-    /// property `p` verified alone gets the larger of the phase budget and
+    /// [`Planner::next`] under an overall limit with `left` of it unused.
+    ///
+    /// S0's one partition has no budget of its own, but each property's own
+    /// work in it ([`Budget::property_cpu`]) may take only an equal share
+    /// of the limit, the share `baseline` starts each property with: a
+    /// property nobody decides costs what it costs one by one, not the
+    /// whole limit.
+    ///
+    /// Under S1–S4, a property `p` verified alone gets the larger of the phase budget and
     /// the share `baseline` gives it, an equal share of what is left among
     /// `p` and the properties after it in order, so the time the properties
     /// before it did not need goes to it as it would under `baseline`, and
@@ -240,6 +248,9 @@ impl<P: Ord + Copy + std::fmt::Debug> Planner<P> {
         }
         let tried = self.tried_alone.len();
         let (partition, mut budget) = self.next(remaining)?;
+        if self.strategy == Strategy::S0 {
+            budget.property_cpu = left.map(|l| l / partition.len().max(1) as u32);
+        }
         let alone = self.tried_alone.len() > tried && self.config.share_unused;
         if let (true, Some(left), Some(b), Some(p)) = (alone, left, budget.cpu, partition.first()) {
             let slots = self.all.range(*p..).count().max(1);
@@ -284,6 +295,25 @@ mod tests {
         assert_eq!(budget, Budget::unlimited());
         assert!(p.next(&set(&[2])).is_none());
         assert_eq!(p.resigned(&set(&[1, 2])), set(&[1, 2]));
+    }
+
+    #[test]
+    fn s0_under_a_limit_gives_each_property_an_equal_share_of_its_own_work() {
+        let mut p = Planner::new(Strategy::S0, StrategyConfig::default());
+        let (part, b) = p
+            .next_within(&set(&[1, 2, 3, 4]), Some(Duration::from_secs(60)))
+            .unwrap();
+        assert_eq!(part, set(&[1, 2, 3, 4]));
+        assert_eq!(b.cpu, None, "the run itself is bounded by the limit only");
+        assert_eq!(b.property_cpu, Some(Duration::from_secs(15)));
+        let mut p = Planner::new(Strategy::S0, StrategyConfig::default());
+        let (_, b) = p.next_within(&set(&[1, 2]), None).unwrap();
+        assert_eq!(b, Budget::unlimited(), "no limit: the paper's S0");
+        let mut p = Planner::new(Strategy::S4, StrategyConfig::default());
+        let (_, b) = p
+            .next_within(&set(&[1, 2]), Some(Duration::from_secs(60)))
+            .unwrap();
+        assert_eq!(b.property_cpu, None);
     }
 
     #[test]
