@@ -15,7 +15,11 @@
 //! assume after the call it is passed at, so the exact check holds the
 //! path to that value too, and fixes the value the explicit values know.
 //! `assumption` waypoints are passed at their line without their
-//! constraint being checked.
+//! constraint being checked. The exact check judges the model it finds: one
+//! with the `\result` values assumed may depend on values the encoding does
+//! not model where another does not, so an imprecise path is checked once
+//! more without those assumes, and confirms if its calls return the
+//! witness's values all the same.
 //!
 //! The search runs in two modes ([`Mode`]). First it follows the
 //! waypoints *exactly*: every branch and function entry on the path is the
@@ -273,6 +277,7 @@ pub fn replay(
         program,
         name,
         target,
+        pins: pins_of(&search.result_ops, search.route.waypoints),
         under_ldv_assumptions: witness.under_ldv_assumptions,
         deadline: Deadline::in_cpu(cpu),
         checks: 0,
@@ -304,12 +309,13 @@ pub fn replay(
     )
 }
 
+/// Per call edge and waypoint index: the assume holding the call to its
+/// `\result` value, and the assignment of it to the explicit values.
+type ResultOps = HashMap<(EdgeId, usize), (Rc<WovenOp>, Rc<WovenOp>)>;
+
 /// The assumes and assignments of the `\result` constraints of `route`:
 /// per waypoint, for each call at its line.
-fn result_ops_of(
-    program: &Program,
-    route: &[Waypoint],
-) -> HashMap<(EdgeId, usize), (Rc<WovenOp>, Rc<WovenOp>)> {
+fn result_ops_of(program: &Program, route: &[Waypoint]) -> ResultOps {
     let mut out = HashMap::default();
     for (i, w) in route.iter().enumerate() {
         if w.kind != WaypointKind::FunctionReturn {
@@ -324,6 +330,16 @@ fn result_ops_of(
         }
     }
     out
+}
+
+/// The value each `\result` assume holds its call to, by the assume.
+fn pins_of(ops: &ResultOps, route: &[Waypoint]) -> HashMap<*const WovenOp, i128> {
+    ops.iter()
+        .filter_map(|((_, i), (assume, _))| {
+            let v = result_value(&route[*i].constraint.as_ref()?.0)?;
+            Some((Rc::as_ptr(assume), v))
+        })
+        .collect()
 }
 
 /// How a round of the search ended.
@@ -342,7 +358,7 @@ struct Search<'a> {
     cpa: &'a LoomCpa<'a, ValueCpa<'a>>,
     prec: LoomPrecision<()>,
     route: Route<'a>,
-    result_ops: HashMap<(EdgeId, usize), (Rc<WovenOp>, Rc<WovenOp>)>,
+    result_ops: ResultOps,
 }
 
 impl Search<'_> {
@@ -471,6 +487,8 @@ struct Checker<'a> {
     program: &'a Program,
     name: &'a str,
     target: &'a Waypoint,
+    /// The `\result` assumes of the paths, with their values ([`pins_of`]).
+    pins: HashMap<*const WovenOp, i128>,
     /// Paths are checked under LDV's assumptions.
     under_ldv_assumptions: bool,
     deadline: Deadline,
@@ -497,17 +515,15 @@ impl Checker<'_> {
             return None;
         }
         self.checks += 1;
-        let check = || concrete_check(self.enc, self.program, &path, self.name, self.deadline);
-        let result = match self.under_ldv_assumptions {
-            true => match self.enc.under_ldv_assumptions(check) {
-                (PathCheck::Feasible(mut cex), made) => {
-                    cex.assumptions = made;
-                    PathCheck::Feasible(cex)
-                }
-                (other, _) => other,
-            },
-            false => check(),
-        };
+        let mut result = self.exact(&path);
+        if matches!(
+            result,
+            PathCheck::Imprecise(Some(_)) | PathCheck::LdvInfeasible(_)
+        ) {
+            if let Some(cex) = self.feasible_unpinned(&owned) {
+                result = PathCheck::Feasible(cex);
+            }
+        }
         if crate::util::tracing() {
             eprintln!(
                 "replay: path {} of {} steps: {}",
@@ -532,6 +548,63 @@ impl Checker<'_> {
                 self.checks
             ))
         })
+    }
+}
+
+impl Checker<'_> {
+    /// The exact check of `path`, under LDV's assumptions if the witness
+    /// says so (the counterexample lists those made).
+    fn exact(&self, path: &[Transition]) -> PathCheck {
+        let check = || concrete_check(self.enc, self.program, path, self.name, self.deadline);
+        if !self.under_ldv_assumptions {
+            return check();
+        }
+        match self.enc.under_ldv_assumptions(check) {
+            (PathCheck::Feasible(mut cex), made) => {
+                cex.assumptions = made;
+                PathCheck::Feasible(cex)
+            }
+            (other, _) => other,
+        }
+    }
+
+    /// The counterexample of the path `owned` checked without its
+    /// `\result` assumes, if its calls return the witness's values all the
+    /// same: the model found with the values assumed may make the path
+    /// depend on values the encoding does not model where another does
+    /// not, and the check judges the model it finds.
+    fn feasible_unpinned(&self, owned: &[PathStep]) -> Option<Counterexample> {
+        let mut path = Vec::with_capacity(owned.len());
+        // (the call's place in `path`, the value it is to return)
+        let mut pinned = Vec::new();
+        for s in owned {
+            if let PathStep::Woven(op) = s {
+                if let Some(&v) = self.pins.get(&Rc::as_ptr(op)) {
+                    pinned.push((path.len().checked_sub(1)?, v));
+                    continue;
+                }
+            }
+            path.push(s.transition(self.program)?);
+        }
+        if pinned.is_empty() {
+            return None;
+        }
+        let PathCheck::Feasible(cex) = self.exact(&path) else {
+            return None;
+        };
+        // The counterexample has a step for each step of the path shown.
+        let mut shown = Vec::with_capacity(path.len());
+        let mut n = 0;
+        for t in &path {
+            shown.push(n);
+            n += usize::from(CexStep::of(self.program, t, None, None).is_some());
+        }
+        let agrees = pinned.iter().all(|&(i, v)| {
+            let step = cex.steps.get(shown[i]);
+            let got = step.and_then(|s| s.value_c.as_deref());
+            got.and_then(|c| result_value(&format!("\\result == {c}"))) == Some(v)
+        });
+        agrees.then_some(cex)
     }
 }
 
