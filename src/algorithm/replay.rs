@@ -7,10 +7,10 @@
 //! branching construct (`branching`), enters a function with a body
 //! (`function_enter`) or returns from a function without one
 //! (`function_return`), outside the synthetic start function. An event is
-//! at a waypoint when kind, line and column agree (the column as the
-//! witness writer places it, [`crate::witness::event_column`]; a waypoint
-//! without a column matches any); a branch at the next waypoint the other
-//! way is cut. The path must reach the property's error at the target's
+//! at a waypoint when kind and line agree, and following exactly the column
+//! too (as the witness writer places it, [`crate::witness::event_column`];
+//! a waypoint without a column matches any); a branch at the next waypoint
+//! the other way is cut. The path must reach the property's error at the target's
 //! line with every waypoint passed. A `\result == v` constraint becomes an
 //! assume after the call it is passed at, so the exact check holds the
 //! path to that value too, and fixes the value the explicit values know.
@@ -152,13 +152,17 @@ struct Route<'a> {
 }
 
 impl Route<'_> {
-    /// Whether `e` is at `w`'s place.
-    fn at(&self, e: &Event, w: &Waypoint) -> bool {
+    /// Whether `e` is at `w`'s place: kind and line, and following exactly
+    /// the column too (searching freely, a witness placing columns other
+    /// than mpv does still guides the search).
+    fn at(&self, e: &Event, w: &Waypoint, mode: Mode) -> bool {
         if e.kind != w.kind || e.line != w.line {
             return false;
         }
         let text = self.lines.get(e.line as usize - 1).copied().unwrap_or("");
-        w.column == 0 || event_column(e.kind, text, e.column, e.callee) == w.column
+        mode == Mode::Free
+            || w.column == 0
+            || event_column(e.kind, text, e.column, e.callee) == w.column
     }
 
     /// Whether `t` may follow, with waypoint `passed` the next: `Some(passes)`,
@@ -171,7 +175,7 @@ impl Route<'_> {
         let Some(e) = event(p, t) else {
             return Some(false);
         };
-        match next.filter(|w| self.at(&e, w)) {
+        match next.filter(|w| self.at(&e, w, mode)) {
             Some(w) => match (e.outcome, w.constraint.as_ref().map(|c| c.0.as_str())) {
                 (Some(o), Some(c)) if (c == "true") != o => None,
                 _ => Some(true),
