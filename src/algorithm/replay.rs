@@ -3,23 +3,23 @@
 //! to the paths that pass the witness's waypoints in order, each error
 //! path re-executed exactly ([`path_check::concrete_check`]).
 //!
-//! A step is a waypoint event when it decides the condition of a
-//! branching construct (`branching`), enters a function with a body
+//! A step is a waypoint event when it decides the condition of a branching
+//! construct (`branching`), enters a function with a body
 //! (`function_enter`) or returns from a function without one
 //! (`function_return`), outside the synthetic start function. An event is
 //! at a waypoint when kind and line agree, and following exactly the column
 //! too (as the witness writer places it, [`crate::witness::event_column`];
 //! a waypoint without a column matches any); a branch at the next waypoint
-//! the other way is cut. The path must reach the property's error at the target's
-//! line with every waypoint passed. A `\result == v` constraint becomes an
-//! assume after the call it is passed at, so the exact check holds the
-//! path to that value too, and fixes the value the explicit values know.
-//! `assumption` waypoints are passed at their line without their
-//! constraint being checked. The exact check judges the model it finds: one
-//! with the `\result` values assumed may depend on values the encoding does
-//! not model where another does not, so an imprecise path is checked once
-//! more without those assumes, and confirms if its calls return the
-//! witness's values all the same.
+//! the other way is cut. The path must reach the property's error at the
+//! target's line with every waypoint passed. A `\result == v` constraint
+//! becomes an assume after the call it is passed at, so the exact check
+//! holds the path to that value too, and fixes the value the explicit
+//! values know. `assumption` waypoints are passed at their line without
+//! their constraint being checked. The exact check judges the model it
+//! finds: one with the `\result` values assumed may depend on values the
+//! encoding does not model where another does not, so an imprecise path is
+//! checked once more without those assumes, and confirms if its calls
+//! return the witness's values all the same.
 //!
 //! The search runs in two modes ([`Mode`]). First it follows the
 //! waypoints *exactly*: every branch and function entry on the path is the
