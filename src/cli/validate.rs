@@ -2,6 +2,9 @@
 //! program and says whether it confirms the violation: exit code 0 and
 //! `confirmed` when a feasible path through its waypoints reaches the
 //! error, 2 and `not confirmed` when none does, 3 and `unknown` otherwise.
+//! A violation feasible only under LDV's assumptions (the witness says the
+//! verifier needed them, or the exact check does) is confirmed with them
+//! listed.
 
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -49,6 +52,8 @@ pub fn run(args: ValidateArgs) -> Result<ExitCode> {
         ..FrontendOptions::default()
     };
     let mut program = parse_file(&args.file, &options)?;
+    let source = std::fs::read(&args.file).map_err(|e| Error::io(&args.file, e))?;
+    let source = String::from_utf8_lossy(&source);
     let bound = bind(&automata, &mut program, &args.props.select, &mut props);
     let stated = |p: &Property| {
         svcomp
@@ -83,15 +88,21 @@ pub fn run(args: ValidateArgs) -> Result<ExitCode> {
         args.witness.display(),
         property.id
     );
-    let (line, code) = match replay(&program, &bound, loom, &property.id, &w.waypoints, cpu) {
-        Replay::Confirmed(cex) => (
-            format!(
-                "{head}: confirmed (a feasible error path of {} steps through its {} waypoints)",
+    let (line, code) = match replay(&program, &bound, loom, &property.id, &w, &source, cpu) {
+        Replay::Confirmed(cex) => {
+            let under = match cex.assumptions.is_empty() {
+                true => String::new(),
+                false => format!(" under LDV's assumptions: {}", cex.assumptions.join("; ")),
+            };
+            (
+                format!(
+                "{head}: confirmed (a feasible error path of {} steps through its {} waypoints{under})",
                 cex.steps.len(),
                 w.waypoints.len()
             ),
-            0,
-        ),
+                0,
+            )
+        }
         Replay::Refuted => (
             format!(
                 "{head}: not confirmed (no feasible path through its waypoints reaches the error)"

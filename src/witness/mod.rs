@@ -9,7 +9,9 @@
 //! `\result == v` for each value a function without a body returned (at the
 //! call's closing parenthesis), and the `target` at the step reaching the
 //! error. Steps of the synthetic start function (global initialisers) have
-//! no place in the input file and give no waypoints.
+//! no place in the input file and give no waypoints. A counterexample
+//! feasible only under LDV's assumptions gives a witness that says so
+//! ([`LDV_ASSUMPTIONS`]).
 
 pub mod graphml;
 pub mod read;
@@ -19,8 +21,14 @@ use std::path::{Path, PathBuf};
 
 use sha2::{Digest, Sha256};
 
-use crate::report::{Counterexample, StepKind};
+use crate::report::{CexStep, Counterexample, StepKind};
 use crate::spec::Property;
+
+/// The producer `configuration` of a YAML witness whose violation is
+/// feasible under LDV's assumptions (kernel functions without a model
+/// leave the module's memory alone, ...): `mpv validate` replays it under
+/// them.
+pub const LDV_ASSUMPTIONS: &str = "ldv-assumptions";
 
 /// What a waypoint asks of the path.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -133,7 +141,8 @@ pub fn write(dir: &Path, task: &Task, cex: &Counterexample) -> std::io::Result<V
     std::fs::create_dir_all(dir)?;
     let wps = waypoints(cex, task.source);
     let (y, g) = file_paths(dir, task.input_file, task.property);
-    std::fs::write(&y, yaml::render(task, &wps, &Metadata::now()))?;
+    let yaml = yaml::render(task, &wps, &cex.assumptions, &Metadata::now());
+    std::fs::write(&y, yaml)?;
     std::fs::write(&g, graphml::render(task, &wps, &Metadata::now()))?;
     Ok(vec![y, g])
 }
@@ -180,13 +189,12 @@ pub fn iso8601_utc(secs: u64) -> String {
     )
 }
 
-/// The waypoints of `cex` in `source`, ending with the `target`.
+/// The waypoints of `cex` in `source`, ending with the `target`: one for
+/// every branch decided, function entered and value returned by a function
+/// without a body on the path, so the waypoints determine the path.
 pub fn waypoints(cex: &Counterexample, source: &str) -> Vec<Waypoint> {
     let lines: Vec<&str> = source.lines().collect();
     let mut out: Vec<Waypoint> = Vec::new();
-    // The last branch outcome of a condition (`a && b` gives several assumes
-    // on one statement; the last one decides it).
-    let mut pending: Option<Waypoint> = None;
     let mut function = String::new();
     let mut last: Option<(u32, u32, Option<String>)> = None;
     for s in &cex.steps {
@@ -196,63 +204,12 @@ pub fn waypoints(cex: &Counterexample, source: &str) -> Vec<Waypoint> {
         if function == crate::cfa::START_FUNCTION || s.input_line == 0 {
             continue;
         }
-        let line_text = lines.get(s.input_line as usize - 1).copied().unwrap_or("");
-        let place = |col| Waypoint {
-            kind: WaypointKind::Target,
-            line: s.input_line,
-            column: col,
-            function: function.clone(),
-            constraint: None,
-            callee: s.callee.clone(),
-        };
         if s.kind != StepKind::Woven {
             last = Some((s.input_line, s.input_column, s.callee.clone()));
         }
-        match s.kind {
-            StepKind::Assume if s.branch.is_some() => {
-                let column = branching_column(line_text, s.input_column);
-                let same = pending
-                    .as_ref()
-                    .is_some_and(|p| (p.line, p.column) == (s.input_line, column));
-                if !same {
-                    out.extend(pending.take());
-                }
-                let truth = if s.branch == Some(false) {
-                    "false"
-                } else {
-                    "true"
-                };
-                pending = Some(Waypoint {
-                    kind: WaypointKind::Branching,
-                    constraint: Some((truth.into(), ConstraintFormat::CExpression)),
-                    ..place(column)
-                });
-            }
-            StepKind::Woven | StepKind::Assume => {}
-            _ => out.extend(pending.take()),
-        }
-        match (s.kind, &s.callee) {
-            (StepKind::Enter, Some(f)) => out.push(Waypoint {
-                kind: WaypointKind::FunctionEnter,
-                ..place(call_column(line_text, f, s.input_column))
-            }),
-            (StepKind::Call, Some(f)) => {
-                if let Some(v) = &s.value_c {
-                    let col = call_column(line_text, f, s.input_column);
-                    out.push(Waypoint {
-                        kind: WaypointKind::FunctionReturn,
-                        constraint: Some((
-                            format!("\\result == {v}"),
-                            ConstraintFormat::AcslExpression,
-                        )),
-                        ..place(closing_paren(line_text, col))
-                    });
-                }
-            }
-            _ => {}
-        }
+        let line_text = lines.get(s.input_line as usize - 1).copied().unwrap_or("");
+        out.extend(step_waypoint(s, &function, line_text));
     }
-    out.extend(pending.take());
     let (line, column, callee) = last.unwrap_or((1, 1, None));
     let line_text = lines.get(line as usize - 1).copied().unwrap_or("");
     let column = match &callee {
@@ -268,6 +225,50 @@ pub fn waypoints(cex: &Counterexample, source: &str) -> Vec<Waypoint> {
         callee: None,
     });
     out
+}
+
+/// The waypoint of one step of a counterexample in `function`, whose line
+/// in the input file is `line_text`: a branch decided, a function with a
+/// body entered, or a value a function without a body returned.
+fn step_waypoint(s: &CexStep, function: &str, line_text: &str) -> Option<Waypoint> {
+    let (kind, constraint) = match (s.kind, s.branch, &s.callee) {
+        (StepKind::Assume, Some(b), _) => (
+            WaypointKind::Branching,
+            Some((b.to_string(), ConstraintFormat::CExpression)),
+        ),
+        (StepKind::Enter, _, Some(_)) => (WaypointKind::FunctionEnter, None),
+        (StepKind::Call, _, Some(_)) => (
+            WaypointKind::FunctionReturn,
+            Some((
+                format!("\\result == {}", s.value_c.as_ref()?),
+                ConstraintFormat::AcslExpression,
+            )),
+        ),
+        _ => return None,
+    };
+    Some(Waypoint {
+        kind,
+        line: s.input_line,
+        column: event_column(kind, line_text, s.input_column, s.callee.as_deref()),
+        function: function.to_string(),
+        constraint,
+        callee: s.callee.clone(),
+    })
+}
+
+/// The column of a waypoint of `kind` for a step at `column` of
+/// `line_text` (calling `callee`): the branching keyword of a branch, the
+/// callee's name in the call for `function_enter`, the call's closing
+/// parenthesis for `function_return`.
+pub fn event_column(kind: WaypointKind, line_text: &str, column: u32, callee: Option<&str>) -> u32 {
+    match (kind, callee) {
+        (WaypointKind::Branching, _) => branching_column(line_text, column),
+        (WaypointKind::FunctionEnter, Some(f)) => call_column(line_text, f, column),
+        (WaypointKind::FunctionReturn, Some(f)) => {
+            closing_paren(line_text, call_column(line_text, f, column))
+        }
+        _ => column,
+    }
 }
 
 /// 1-based column of the first non-blank character of `line` (1 if none).
@@ -287,14 +288,44 @@ fn word_at(line: &str, i: usize, word: &str) -> bool {
 
 /// The column of the branching keyword (`if`, `while`, `for`) that a
 /// condition starting at `cond_column` belongs to: the last one before it
-/// on the line, else (`?:`, a condition on a line of its own) the
-/// condition's own column.
+/// on the line whose parenthesised condition contains that column, else
+/// (`?:`, a condition on a line of its own) the condition's own column.
 fn branching_column(line: &str, cond_column: u32) -> u32 {
-    let end = (cond_column as usize).saturating_sub(1).min(line.len());
+    let cond = (cond_column as usize).saturating_sub(1);
+    let end = cond.min(line.len());
     let found = (0..end).rev().find(|&i| {
-        line.is_char_boundary(i) && ["if", "while", "for"].iter().any(|k| word_at(line, i, k))
+        line.is_char_boundary(i)
+            && ["if", "while", "for"].iter().any(|k| {
+                word_at(line, i, k)
+                    && parenthesised_from(line, i + k.len()).is_none_or(|close| cond < close)
+            })
     });
     found.map_or(cond_column.max(1), |i| i as u32 + 1)
+}
+
+/// The byte index of the `)` closing the parenthesis that opens after
+/// blanks at byte `from` of `line`, if it closes on the line (`None` also
+/// when no parenthesis opens there).
+fn parenthesised_from(line: &str, from: usize) -> Option<usize> {
+    let rest = &line[from..];
+    let open = from + rest.len() - rest.trim_start().len();
+    if !line[open..].starts_with('(') {
+        return None;
+    }
+    let mut depth = 0i32;
+    for (i, c) in line[open..].char_indices() {
+        match c {
+            '(' => depth += 1,
+            ')' => {
+                depth -= 1;
+                if depth == 0 {
+                    return Some(open + i);
+                }
+            }
+            _ => {}
+        }
+    }
+    None
 }
 
 /// The column of the name of a call of `callee` on the line: the first at
@@ -318,30 +349,16 @@ fn call_column(line: &str, callee: &str, from: u32) -> u32 {
 /// The column of the `)` closing the call whose name starts at `column`
 /// (the name's column if the call does not end on the line).
 fn closing_paren(line: &str, column: u32) -> u32 {
-    let start = (column as usize).saturating_sub(1);
+    let start = (column as usize).saturating_sub(1).min(line.len());
     let Some(open) = line.get(start..).and_then(|r| r.find('(')) else {
         return column;
     };
-    let mut depth = 0i32;
-    for (i, c) in line[start + open..].char_indices() {
-        match c {
-            '(' => depth += 1,
-            ')' => {
-                depth -= 1;
-                if depth == 0 {
-                    return (start + open + i) as u32 + 1;
-                }
-            }
-            _ => {}
-        }
-    }
-    column
+    parenthesised_from(line, start + open).map_or(column, |close| close as u32 + 1)
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::report::CexStep;
     use crate::spec::Goal;
 
     fn step(kind: StepKind, line: u32, col: u32, f: &str) -> CexStep {
@@ -378,10 +395,10 @@ mod tests {
     }
 
     #[test]
-    fn short_circuit_assumes_of_one_statement_give_one_branching_waypoint() {
+    fn one_branching_waypoint_per_decided_condition() {
+        // `a && b`: the edge into the middle decides nothing.
         let src = "int main() {\n  if (a && b)\n    reach_error();\n}\n";
-        let mut a = step(StepKind::Assume, 2, 7, "main");
-        a.branch = Some(true);
+        let a = step(StepKind::Assume, 2, 7, "main");
         let mut b = step(StepKind::Assume, 2, 12, "main");
         b.branch = Some(true);
         let mut c = step(StepKind::Call, 3, 5, "main");
@@ -400,6 +417,53 @@ mod tests {
             (w[1].line, w[1].column, w[1].function.as_str()),
             (3, 5, "main")
         );
+    }
+
+    #[test]
+    fn a_conditional_after_an_if_on_its_line_is_a_waypoint_of_its_own() {
+        let src = "void f(int *p) {\n if(p!=0) ((g == 1) ? (0) : fail());\n}\n";
+        let mut i = step(StepKind::Assume, 2, 5, "f");
+        i.branch = Some(true);
+        let mut c = step(StepKind::Assume, 2, 14, "f");
+        c.branch = Some(false);
+        let mut e = step(StepKind::Enter, 2, 30, "f");
+        e.callee = Some("fail".into());
+        let cex = Counterexample {
+            property: "p".into(),
+            steps: vec![i, c, e],
+            assumptions: vec![],
+        };
+        let w = waypoints(&cex, src);
+        let got: Vec<_> = w
+            .iter()
+            .map(|w| (w.kind, w.column, w.constraint.clone().map(|c| c.0)))
+            .collect();
+        assert_eq!(
+            got[..2],
+            [
+                (WaypointKind::Branching, 2, Some("true".into())),
+                (WaypointKind::Branching, 14, Some("false".into())),
+            ]
+        );
+        assert_eq!(branching_column("  for (i = 0; i < n; i++) x;", 15), 3);
+        assert_eq!(branching_column("  if (x", 7), 3, "a condition going on");
+    }
+
+    #[test]
+    fn each_decision_of_a_loop_condition_is_a_waypoint() {
+        let src = "int main() {\n  while (x()) ;\n}\n";
+        let steps = [true, true, false].map(|b| {
+            let mut s = step(StepKind::Assume, 2, 10, "main");
+            s.branch = Some(b);
+            s
+        });
+        let cex = Counterexample {
+            property: "p".into(),
+            steps: steps.to_vec(),
+            assumptions: vec![],
+        };
+        let w = waypoints(&cex, src);
+        assert_eq!(w.len(), 4, "three decisions and the target");
     }
 
     #[test]

@@ -10,6 +10,9 @@ use super::{ConstraintFormat, Waypoint, WaypointKind};
 #[derive(Clone, Debug)]
 pub struct ViolationWitness {
     pub specification: String,
+    /// The violation is feasible under LDV's assumptions
+    /// ([`super::LDV_ASSUMPTIONS`]).
+    pub under_ldv_assumptions: bool,
     /// The `follow` waypoint of each segment; the last is the target.
     pub waypoints: Vec<Waypoint>,
 }
@@ -31,6 +34,12 @@ pub fn parse(text: &str) -> Result<ViolationWitness, String> {
         .and_then(Value::as_str)
         .unwrap_or("")
         .to_string();
+    let under_ldv_assumptions = entry
+        .get("metadata")
+        .and_then(|m| m.get("producer"))
+        .and_then(|p| p.get("configuration"))
+        .and_then(Value::as_str)
+        == Some(super::LDV_ASSUMPTIONS);
     let segments = entry
         .get("content")
         .and_then(Value::as_sequence)
@@ -56,6 +65,7 @@ pub fn parse(text: &str) -> Result<ViolationWitness, String> {
     }
     Ok(ViolationWitness {
         specification,
+        under_ldv_assumptions,
         waypoints,
     })
 }
@@ -134,6 +144,12 @@ mod tests {
         let text = "- entry_type: violation_sequence\n  metadata:\n    task:\n      specification: S\n  content:\n  - segment:\n    - waypoint: {type: branching, action: avoid, constraint: {value: 'true'}, location: {file_name: a.c, line: 3}}\n    - waypoint: {type: branching, action: follow, constraint: {value: 'false'}, location: {file_name: a.c, line: 4}}\n  - segment:\n    - waypoint: {type: target, action: follow, location: {file_name: a.c, line: 5, column: 2}}\n";
         let w = parse(text).unwrap();
         assert_eq!(w.specification, "S");
+        assert!(!w.under_ldv_assumptions);
+        let ldv = text.replace(
+            "  metadata:\n",
+            "  metadata:\n    producer: {name: mpv, version: '1', configuration: ldv-assumptions}\n",
+        );
+        assert!(parse(&ldv).unwrap().under_ldv_assumptions);
         assert_eq!(w.waypoints.len(), 2);
         assert_eq!(
             (

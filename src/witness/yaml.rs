@@ -1,10 +1,13 @@
 //! The YAML violation witness, format 2.0: one `violation_sequence` entry,
 //! each waypoint in a segment of its own (a segment ends in exactly one
-//! waypoint of action `follow`), the last one the `target`.
+//! waypoint of action `follow`), the last one the `target`. A violation
+//! feasible only under LDV's assumptions says so in the producer's
+//! `configuration` ([`LDV_ASSUMPTIONS`]) and lists them in its
+//! `description`.
 
 use serde::Serialize;
 
-use super::{sha256_hex, Metadata, Task, Waypoint};
+use super::{sha256_hex, Metadata, Task, Waypoint, LDV_ASSUMPTIONS};
 
 #[derive(Serialize)]
 struct Entry<'a> {
@@ -26,6 +29,12 @@ struct Meta<'a> {
 struct Producer<'a> {
     name: &'static str,
     version: &'a str,
+    /// [`LDV_ASSUMPTIONS`] when the violation needs LDV's assumptions.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    configuration: Option<&'static str>,
+    /// The assumptions, described.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    description: Option<String>,
 }
 
 #[derive(Serialize)]
@@ -71,8 +80,14 @@ struct Location<'a> {
     function: &'a str,
 }
 
-/// The witness as YAML text.
-pub fn render(task: &Task, waypoints: &[Waypoint], meta: &Metadata) -> String {
+/// The witness as YAML text; `assumptions` (LDV's, described) are those
+/// the path is feasible under.
+pub fn render(
+    task: &Task,
+    waypoints: &[Waypoint],
+    assumptions: &[String],
+    meta: &Metadata,
+) -> String {
     let file = task.input_file.display().to_string();
     let content = waypoints
         .iter()
@@ -104,6 +119,13 @@ pub fn render(task: &Task, waypoints: &[Waypoint], meta: &Metadata) -> String {
             producer: Producer {
                 name: "mpv",
                 version: task.producer_version,
+                configuration: (!assumptions.is_empty()).then_some(LDV_ASSUMPTIONS),
+                description: (!assumptions.is_empty()).then(|| {
+                    format!(
+                        "feasible under LDV's assumptions: {}",
+                        assumptions.join("; ")
+                    )
+                }),
             },
             task: TaskMeta {
                 input_files: vec![file.clone()],

@@ -197,6 +197,24 @@ fn a_witness_going_the_other_way_at_a_branch_is_not_confirmed() {
 }
 
 #[test]
+fn a_violation_under_ldv_assumptions_is_replayed_under_them() {
+    let input = root().join("witness/ldv_assumption_false.c");
+    let dir = std::env::temp_dir().join(format!("mpv-witness-ldv-{}", std::process::id()));
+    let j = verify(&input, &dir);
+    let yml = j["properties"][0]["witnesses"][0]
+        .as_str()
+        .unwrap()
+        .to_string();
+    let text = std::fs::read_to_string(&yml).unwrap();
+    let (code, line) = validate(&yml, &input);
+    let _ = std::fs::remove_dir_all(&dir);
+    assert!(text.contains("configuration: ldv-assumptions"), "{text}");
+    assert!(text.contains("do not change the module"), "{text}");
+    assert_eq!(code, 0, "{line}");
+    assert!(line.contains("under LDV's assumptions"), "{line}");
+}
+
+#[test]
 fn the_format_check_rejects_broken_witnesses() {
     let input = root().join("witness/reach_error_false.c");
     let dir = std::env::temp_dir().join(format!("mpv-witness-broken-{}", std::process::id()));
