@@ -18,10 +18,11 @@
 //! The analysis time is attributed to properties in the monitor (`at_p`):
 //! an error path's check and refinement to its properties, the exploration
 //! a refinement starts over to the refined properties, other exploration
-//! in equal parts to the open ones. Under a per-property budget
-//! ([`Budget::property_cpu`], S0 under an overall limit) work for a
-//! property stops when its part would pass the budget; the property is
-//! withdrawn and the run starts over without it.
+//! in equal parts to the open ones. A per-property budget
+//! ([`Budget::property_cpu`], S0 under an overall limit) is one of the
+//! `exceeds` rules: a property past it is withdrawn after a refinement, and
+//! the run starts over without it. An exploration is not cut short for it:
+//! its fixed point may decide every open property.
 //!
 //! [`check_label`]: CEGAR alone for one error label (the `LoomAnalysis`
 //! without its explicit stage, one S0 partition), to test the predicate
@@ -253,13 +254,11 @@ impl<'p> LoomAnalysis<'p> {
             }
             let deadline = Deadline::in_cpu(Self::remaining_budget(budget, monitor, clock));
             let payers = self.exploration_payers();
-            let own = self.own_budget(&payers, budget, monitor);
-            let segment = deadline.min(Deadline::in_cpu(own));
             let run_ref = self.cegar.run.as_mut().expect("run exists");
-            run_ref.cpa.data.set_deadline(segment);
+            run_ref.cpa.data.set_deadline(deadline);
             // Expansions of the predicate analysis are expensive (formulas,
             // abstractions): the clock is read before each one.
-            let mut interrupt = |_size: usize| segment.passed();
+            let mut interrupt = |_size: usize| deadline.passed();
             let t0 = clock.now();
             let outcome = run(
                 &run_ref.cpa,
@@ -269,10 +268,6 @@ impl<'p> LoomAnalysis<'p> {
             );
             monitor.charge(payers.iter().copied(), clock.now().saturating_sub(t0));
             match outcome {
-                Outcome::Interrupted if !deadline.passed() => {
-                    // The payers' own budget, not the run's, ran out.
-                    self.withdraw_exceeding(budget, monitor, &payers);
-                }
                 Outcome::Interrupted => {
                     self.close_run(monitor);
                     return Report::default();
@@ -482,53 +477,6 @@ impl<'p> LoomAnalysis<'p> {
             payers = open.iter().collect();
         }
         payers
-    }
-
-    /// The CPU time work done for `payers` may take before the first of
-    /// them passes its part of the budget, each being charged an equal
-    /// part; `None` if the budget has no per-property parts.
-    fn own_budget(
-        &self,
-        payers: &[PropertyId],
-        budget: &Budget,
-        monitor: &Monitor<PropertyId>,
-    ) -> Option<Duration> {
-        payers
-            .iter()
-            .filter_map(|p| budget.property_left(*p, monitor))
-            .min()
-            .map(|left| left * payers.len() as u32)
-    }
-
-    /// `prec_S` when the own budget of some of `payers` stopped the work
-    /// done for them: the open properties past their budget are withdrawn
-    /// (at least the payer with the least left, the clocks being read at
-    /// different moments), and the run starts over without them.
-    fn withdraw_exceeding(
-        &mut self,
-        budget: &Budget,
-        monitor: &mut Monitor<PropertyId>,
-        payers: &[PropertyId],
-    ) {
-        let enabled: BTreeSet<PropertyId> = self.open().iter().collect();
-        let mut out: Vec<PropertyId> = enabled
-            .iter()
-            .copied()
-            .filter(|p| budget.exceeds(*p, &enabled, monitor))
-            .collect();
-        if out.is_empty() {
-            out.extend(
-                payers
-                    .iter()
-                    .copied()
-                    .min_by_key(|p| budget.property_left(*p, monitor)),
-            );
-        }
-        for p in out {
-            self.partition.withdrawn.insert(p);
-        }
-        self.close_run(monitor);
-        self.cegar.started_for.clear();
     }
 
     /// A run of the composite with the current predicates from the
