@@ -150,6 +150,38 @@ fn sample(tmp: &Path) -> Vec<String> {
 }
 
 /// Verdicts by task key: `property=verdict` of every property.
+/// Whether two runs' verdicts agree: the same tasks and properties, and
+/// the same verdict for each, except that a property one run decided and
+/// the other left UNKNOWN (`--time-limit` is CPU time: a task at its edge
+/// may be decided on a quiet node and not on a loaded one) is allowed once
+/// in ten tasks. TRUE against FALSE never is.
+fn agree(got: &BTreeMap<String, Vec<String>>, want: &BTreeMap<String, Vec<String>>, what: &str) {
+    let keys = |m: &BTreeMap<String, Vec<String>>| m.keys().cloned().collect::<Vec<_>>();
+    assert_eq!(keys(got), keys(want), "{what}: the same tasks");
+    let mut at_the_limit = Vec::new();
+    for (task, w) in want {
+        let g = &got[task];
+        assert_eq!(g.len(), w.len(), "{what}: {task}");
+        for (a, b) in g.iter().zip(w) {
+            let (pa, va) = a.split_once('=').unwrap();
+            let (pb, vb) = b.split_once('=').unwrap();
+            assert_eq!(pa, pb, "{what}: {task}");
+            if va != vb {
+                let unknown = "\"unknown\"";
+                assert!(
+                    va == unknown || vb == unknown,
+                    "{what}: {task}: {a} against {b}"
+                );
+                at_the_limit.push(format!("{task}: {a} against {b}"));
+            }
+        }
+    }
+    assert!(
+        at_the_limit.len() * 10 <= want.len(),
+        "{what}: {at_the_limit:?}"
+    );
+}
+
 fn verdicts(path: &Path) -> BTreeMap<String, Vec<String>> {
     let text = std::fs::read_to_string(path).unwrap();
     let mut m = BTreeMap::new();
@@ -217,7 +249,7 @@ fn slurm_array_gives_the_local_verdicts_and_resumes_a_cancelled_task() {
     let merged = tmp.join("a.jsonl");
     ok(&cluster.mpv(&["batch", "--collect", &s(&a_dir), "--out", &s(&merged)]));
     let got = verdicts(&merged);
-    assert_eq!(got, want, "the array's verdicts are the local ones");
+    agree(&got, &want, "the array's verdicts are the local ones");
     let array_s = start.elapsed().as_secs_f64() - local_s;
 
     // One array task cancelled mid-run, then resumed.
@@ -258,10 +290,10 @@ fn slurm_array_gives_the_local_verdicts_and_resumes_a_cancelled_task() {
     let merged = tmp.join("b.jsonl");
     ok(&cluster.mpv(&["batch", "--collect", &s(&b_dir), "--out", &s(&merged)]));
     assert_eq!(lines_in(&merged), want.len(), "one line per task");
-    assert_eq!(
-        verdicts(&merged),
-        want,
-        "the resumed array's verdicts are the local ones"
+    agree(
+        &verdicts(&merged),
+        &want,
+        "the resumed array's verdicts are the local ones",
     );
     eprintln!(
         "{} tasks: local {local_s:.1} s, array {array_s:.1} s; chunk 0 cancelled after \
