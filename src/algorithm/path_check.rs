@@ -124,13 +124,7 @@ pub fn concrete_check(
     deadline: Deadline,
 ) -> PathCheck {
     let mut apart = Separations::default();
-    let q = ExactPath {
-        enc,
-        p,
-        path: steps,
-        property,
-        deadline,
-    };
+    let q = ExactPath::new(enc, p, steps, property, deadline);
     let result = exact_or_under_ldv_assumptions(q, &mut apart);
     if matches!(
         result,
@@ -210,15 +204,8 @@ pub fn exact_path(
     property: &str,
     deadline: Deadline,
 ) -> PathCheck {
-    let mut apart = Separations::default();
-    let q = ExactPath {
-        enc,
-        p,
-        path,
-        property,
-        deadline,
-    };
-    exact_path_keeping_apart(q, &mut apart)
+    let q = ExactPath::new(enc, p, path, property, deadline);
+    exact_path_keeping_apart(q, &mut Separations::default())
 }
 
 /// The pairs of memory accesses an exact check of a path kept apart, each
@@ -257,6 +244,24 @@ struct ExactPath<'a, 'p> {
     path: &'a [Transition<'p>],
     property: &'a str,
     deadline: Deadline,
+}
+
+impl<'a, 'p> ExactPath<'a, 'p> {
+    fn new(
+        enc: &'a Encoder<'p>,
+        p: &'p Program,
+        path: &'a [Transition<'p>],
+        property: &'a str,
+        deadline: Deadline,
+    ) -> Self {
+        ExactPath {
+            enc,
+            p,
+            path,
+            property,
+            deadline,
+        }
+    }
 }
 
 /// [`exact_path_once`], first with reads through symbolic pointers past
