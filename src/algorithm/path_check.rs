@@ -505,8 +505,10 @@ impl Overlap {
 /// Deferred reads ([`deferred_reads`]): a read the model got wrong is
 /// restricted to the store the model has it read from, under a literal of
 /// its own; the checks assume the literals, and the reads whose
-/// restrictions an unsat core names are deferred again. A model with no
-/// read wrong satisfies every read's definition; an unsat core without
+/// restrictions an unsat core names are deferred again. Each wrong read
+/// also adds the lemma its model violated, and once restrictions keep
+/// being lifted the search goes on with lemmas alone. A model with no read
+/// wrong satisfies every read's definition; an unsat core without
 /// restrictions makes the path unsatisfiable with all of them.
 fn find_model(
     q: ExactPath,
@@ -551,7 +553,8 @@ fn find_model(
             // are deferred again: the next model's stores restrict them.
             if restrictions.lift(&ps.solver.get_unsat_core()) {
                 relaxations += 1;
-                if relaxations > MAX_RELAXATIONS {
+                // Restrictions that keep being lifted: lemmas alone.
+                if relaxations > MAX_RELAXATIONS && !restrictions.lemmas_only() {
                     return Err(Retry::WithoutDeferral);
                 }
                 continue;
@@ -584,6 +587,9 @@ fn find_model(
         };
         let wrong = restrictions.wrong_under(deferred, &model);
         if !wrong.is_empty() {
+            if restrictions.rounds() >= MAX_READ_ROUNDS {
+                return Err(Retry::WithoutDeferral);
+            }
             // Each read the model got wrong reads from the write the model
             // has it read from.
             restrictions.restrict(&ps.solver, deferred, &wrong, &model);
@@ -776,8 +782,12 @@ fn defers_reads(enc: &Encoder) -> bool {
 }
 
 /// How many times an exact path check lifts restrictions of deferred
-/// reads it is unsatisfiable with before it gives deferral up.
+/// reads it is unsatisfiable with before it goes on with lemmas alone.
 const MAX_RELAXATIONS: usize = 16;
+
+/// How many models with wrong deferred reads an exact path check looks
+/// at before it gives deferral up.
+const MAX_READ_ROUNDS: usize = 256;
 
 /// CPU time the havoc check of one path may take.
 const HAVOC_CHECK_LIMIT: Duration = Duration::from_secs(1);

@@ -17,6 +17,16 @@
 //! model of the full path. A path unsatisfiable with the reads free, or
 //! with restrictions an unsat core does not name, is unsatisfiable with
 //! the definitions too.
+//!
+//! Each wrong read also adds, unconditionally, the instance of its
+//! definition the model violated ([`Resolution::lemma`]: "if the read
+//! resolves at this store, it reads this value"). The lemmas hold in
+//! every real execution, so they never rule a path out wrongly; they keep
+//! a model from repeating a mistake after a restriction is lifted, and
+//! once restrictions keep being lifted the check goes on with lemmas
+//! alone ([`Restrictions::lemmas_only`]). There are finitely many (read,
+//! store) pairs, so lemmas alone end with a model of the full path or
+//! with unsat.
 
 use std::cell::RefCell;
 
@@ -100,6 +110,8 @@ pub fn wrong_under(
 pub struct Restrictions {
     literals: Vec<Option<Bool>>,
     rounds: usize,
+    /// Whether wrong reads only add lemmas, no restrictions.
+    lemmas_only: bool,
 }
 
 impl Restrictions {
@@ -107,7 +119,22 @@ impl Restrictions {
         Restrictions {
             literals: vec![None; reads],
             rounds: 0,
+            lemmas_only: false,
         }
+    }
+
+    /// From now on, lifts every restriction and has wrong reads add only
+    /// their lemmas; returns whether it was restricting until now.
+    pub fn lemmas_only(&mut self) -> bool {
+        let was = !self.lemmas_only;
+        self.lemmas_only = true;
+        self.literals.iter_mut().for_each(|l| *l = None);
+        was
+    }
+
+    /// How many rounds of wrong reads there were.
+    pub fn rounds(&self) -> usize {
+        self.rounds
     }
 
     /// The literals of the restrictions in force.
@@ -125,9 +152,10 @@ impl Restrictions {
         wrong_under(reads, |i| self.literals[i].is_some(), model)
     }
 
-    /// Restricts the reads `wrong` (sorted) to `model`'s stores, each under
-    /// a fresh literal, on `solver`; past [`SELECTIVE_ROUNDS`] rounds,
-    /// every unrestricted read.
+    /// Asserts on `solver` the lemma of each read in `wrong` (sorted), and
+    /// restricts those reads to `model`'s stores, each under a fresh
+    /// literal; past [`SELECTIVE_ROUNDS`] rounds, every unrestricted read.
+    /// With [`Restrictions::lemmas_only`], only the lemmas.
     pub fn restrict(
         &mut self,
         solver: &z3::Solver,
@@ -138,13 +166,22 @@ impl Restrictions {
         self.rounds += 1;
         let all = self.rounds > SELECTIVE_ROUNDS;
         for (i, read) in reads.iter().enumerate() {
-            if self.literals[i].is_none() && (all || wrong.binary_search(&i).is_ok()) {
-                let lit = Bool::new_const(format!("restrict_rd{i}_{}", self.rounds));
-                for c in as_in_model(read, model) {
-                    solver.assert(lit.implies(&c));
-                }
-                self.literals[i] = Some(lit);
+            let is_wrong = wrong.binary_search(&i).is_ok();
+            if !is_wrong && (self.lemmas_only || !all || self.literals[i].is_some()) {
+                continue;
             }
+            let resolution = as_in_model(read, model);
+            if is_wrong {
+                solver.assert(resolution.lemma());
+            }
+            if self.lemmas_only || self.literals[i].is_some() {
+                continue;
+            }
+            let lit = Bool::new_const(format!("restrict_rd{i}_{}", self.rounds));
+            for c in resolution.all() {
+                solver.assert(lit.implies(c));
+            }
+            self.literals[i] = Some(lit);
         }
     }
 
@@ -166,37 +203,59 @@ impl Restrictions {
 /// wrong; later rounds restrict all the others too.
 const SELECTIVE_ROUNDS: usize = 16;
 
-/// Constraints that make `read`'s symbol equal its term the way `model`
-/// resolves the term's store chain: the read's address differs from those
-/// of the writes above the one the model has it read from, equals that
-/// one's, and the symbol is its value (or the value below every write).
-/// They restrict the models looked for: a path unsatisfiable with them
-/// may be satisfiable without.
-pub fn as_in_model(read: &DeferredRead, model: &z3::Model) -> Vec<Bool> {
+/// How `model` resolves a read's store chain: the read's address differs
+/// from those of the writes above the one the model has it read from and
+/// equals that one's (`conditions`), and the symbol is that write's value,
+/// or the value below every write (`value`).
+pub struct Resolution {
+    pub conditions: Vec<Bool>,
+    pub value: Bool,
+}
+
+impl Resolution {
+    /// Every constraint: restricts the models looked for, so a path
+    /// unsatisfiable with them may be satisfiable without.
+    pub fn all(&self) -> impl Iterator<Item = &Bool> {
+        self.conditions.iter().chain(std::iter::once(&self.value))
+    }
+
+    /// `conditions → value`: an instance of the read's definition, true in
+    /// every execution of the path.
+    pub fn lemma(&self) -> Bool {
+        let refs: Vec<&Bool> = self.conditions.iter().collect();
+        Bool::and(&refs).implies(&self.value)
+    }
+}
+
+/// The resolution of `read`'s store chain in `model` ([`Resolution`]).
+pub fn as_in_model(read: &DeferredRead, model: &z3::Model) -> Resolution {
     let (Some(mut m), Some(a)) = (
         read.term.nth_child(0).and_then(|m| m.as_array()),
         read.term.nth_child(1).and_then(|a| a.as_bv()),
     ) else {
-        return vec![read.definition()];
+        return Resolution {
+            conditions: Vec::new(),
+            value: read.definition(),
+        };
     };
     let at_read = model.eval(&a, true);
     let (base, offset) = super::memory::base_and_offset(&a);
-    let mut out = Vec::new();
+    let mut conditions = Vec::new();
     while let Some((inner, at, value)) = super::memory::store_parts(&m) {
         if model.eval(&at, true) == at_read {
-            out.push(at.eq(&a));
-            out.push(Dynamic::from_ast(&read.symbol).eq(&value));
-            return out;
+            conditions.push(at.eq(&a));
+            let value = Dynamic::from_ast(&read.symbol).eq(&value);
+            return Resolution { conditions, value };
         }
         // Addresses of one base at different offsets never meet.
         let (b, o) = super::memory::base_and_offset(&at);
         if b != base || o == offset {
-            out.push(at.eq(&a).not());
+            conditions.push(at.eq(&a).not());
         }
         m = inner;
     }
-    out.push(Dynamic::from_ast(&read.symbol).eq(m.select(&a)));
-    out
+    let value = Dynamic::from_ast(&read.symbol).eq(m.select(&a));
+    Resolution { conditions, value }
 }
 
 /// A substitution replacing every symbol by its term over no deferred
@@ -292,8 +351,8 @@ mod tests {
         let model = solver.get_model().unwrap();
         let restriction = as_in_model(&reads[0], &model);
         // q != p, p == p, rd0 == 5.
-        assert_eq!(restriction.len(), 3);
-        for c in &restriction {
+        assert_eq!(restriction.all().count(), 3);
+        for c in restriction.all() {
             solver.assert(c);
         }
         solver.push();
@@ -302,6 +361,61 @@ mod tests {
         solver.pop(1);
         solver.assert(x.eq(BV::from_u64(5, 8)));
         assert_eq!(solver.check(), SatResult::Sat);
+    }
+
+    /// Checks `solver` adding, for each model with wrong reads, only the
+    /// lemmas those reads violated.
+    fn check_with_lemmas(solver: &Solver, reads: &[DeferredRead]) -> (SatResult, usize) {
+        let mut lemmas = 0;
+        loop {
+            let r = solver.check();
+            if r != SatResult::Sat {
+                return (r, lemmas);
+            }
+            let model = solver.get_model().unwrap();
+            let wrong = wrong_under(reads, |_| false, &model);
+            if wrong.is_empty() {
+                return (r, lemmas);
+            }
+            for i in wrong {
+                solver.assert(as_in_model(&reads[i], &model).lemma());
+                lemmas += 1;
+            }
+        }
+    }
+
+    #[test]
+    fn lemmas_alone_rule_out_exactly_the_infeasible_reads() {
+        // x == 7 needs p = q.
+        let (p, q, x, reads) = read_after_two_writes();
+        let solver = Solver::new();
+        solver.assert(x.eq(BV::from_u64(7, 8)));
+        let (r, _) = check_with_lemmas(&solver, &reads);
+        assert_eq!(r, SatResult::Sat);
+        let model = solver.get_model().unwrap();
+        assert_eq!(model.eval(&p, true), model.eval(&q, true));
+        // With p != q it is unsatisfiable, after at least one lemma (the
+        // reads free, x == 7 has models).
+        solver.assert(p.eq(&q).not());
+        let (r, lemmas) = check_with_lemmas(&solver, &reads);
+        assert_eq!(r, SatResult::Unsat);
+        assert!(lemmas >= 1);
+    }
+
+    #[test]
+    fn a_lemma_holds_whichever_store_the_read_resolves_at() {
+        // The lemma of a model where the read resolves at q's write does
+        // not rule out models where it resolves at p's.
+        let (p, q, x, reads) = read_after_two_writes();
+        let solver = Solver::new();
+        solver.assert(p.eq(&q));
+        assert_eq!(solver.check(), SatResult::Sat);
+        let lemma = as_in_model(&reads[0], &solver.get_model().unwrap()).lemma();
+        let other = Solver::new();
+        other.assert(&lemma);
+        other.assert(p.eq(&q).not());
+        other.assert(x.eq(BV::from_u64(5, 8)));
+        assert_eq!(other.check(), SatResult::Sat);
     }
 
     #[test]
