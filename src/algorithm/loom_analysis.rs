@@ -32,7 +32,7 @@ use crate::algorithm::reachability::{self, Limits};
 use crate::algorithm::sdc::{self, Budget, Clock, Monitor};
 use crate::algorithm::value_search;
 use crate::cfa::Program;
-use crate::cpa::loom::{LoomGoal, LoomProperty};
+use crate::cpa::loom::LoomProperty;
 use crate::cpa::predicate::abstraction::PredicateScope;
 use crate::report::Counterexample;
 use crate::spec::bound::BoundAutomaton;
@@ -338,11 +338,10 @@ impl<'p> LoomAnalysis<'p> {
     ///
     /// Errors the explicit values reach may be reachable for real: a
     /// search without merging proposes concrete paths to them. Once per
-    /// property: a later partition would propose the same paths. Error
-    /// labels only: paths to an automaton's error state pass guards the
-    /// explicit values rarely decide, and under S4's small per-property
-    /// budgets the search cost CEGAR the time its exact path check needed
-    /// (catc 43_1a at 20 s).
+    /// property: a later partition would propose the same paths. Automata
+    /// that observe a call's result share its outcome through the explicit
+    /// values (a pointer's nullness, [`crate::cpa::value`]), so the search
+    /// follows one outcome per call instead of every combination.
     fn value_search(
         &mut self,
         hit: &PropertySet,
@@ -350,15 +349,7 @@ impl<'p> LoomAnalysis<'p> {
         monitor: &Monitor<PropertyId>,
         clock: &dyn Clock,
     ) -> Vec<(BTreeSet<PropertyId>, Counterexample)> {
-        let labels: PropertySet = self
-            .properties
-            .iter()
-            .filter(|p| matches!(p.goal, LoomGoal::Label(_)))
-            .map(|p| p.id)
-            .collect();
-        let hit = hit
-            .intersection(&labels)
-            .difference(&self.explicit.searched);
+        let hit = hit.difference(&self.explicit.searched);
         if hit.is_empty() {
             return Vec::new();
         }

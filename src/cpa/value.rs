@@ -1,36 +1,106 @@
 //! Explicit-value analysis: constant values of integer variables whose
-//! address is never taken, path by path. Assumptions whose condition
-//! evaluates to a constant prune infeasible branches.
+//! address is never taken, path by path, and what is known of such
+//! variables and of pointer variables against zero: `p == 0` or `p != 0`.
+//! Assumptions whose condition evaluates to a constant prune infeasible
+//! branches.
+//!
+//! Knowing `!= 0` is what lets the rules that observe one call share its
+//! outcome along the path: an automaton that assumes `kmalloc`'s result
+//! non-null leaves the program's own `if (!p)` and every later automaton's
+//! `$1 == 0` refuted, instead of each splitting the path again.
 //!
 //! Soundness: a variable's value is forgotten whenever it is not known
 //! exactly (arbitrary inputs, calls without a body writing it, havoc, any
 //! expression not evaluated here such as memory reads, floats, division by
 //! zero, shifts out of range, signed overflow). Variables whose address is
 //! taken are never tracked, so writes through pointers cannot invalidate a
-//! tracked value. Values follow C's wrap-around for unsigned types. Assumed:
-//! functions without a body do not write the module's variables (LDV's
-//! environment model calls the module's callbacks itself). A call cut for
-//! recursion forgets every tracked global. Specification variables (written
-//! only by operations woven in by the LOOM analysis) are tracked like
-//! globals that no program code writes.
+//! tracked value. Values follow C's wrap-around for unsigned types. An
+//! object's address (`&x`, `&x.f`, a function, a string literal) is
+//! non-null; an address computed from a pointer (`&p->f`, `p + i`) is not
+//! known. Assumed: functions without a body do not write the module's
+//! variables (LDV's environment model calls the module's callbacks
+//! itself). A call cut for recursion forgets every tracked global.
+//! Specification variables (written only by operations woven in by the
+//! LOOM analysis) are tracked like globals that no program code writes.
 //!
 //! The state space stays finite by joining at loop heads only (the composite
-//! calls `merge` there): a variable keeps its value if both states agree.
+//! calls `merge` there): a variable keeps what it is known to be if both
+//! states agree.
 
 use std::collections::BTreeMap;
 use std::rc::Rc;
 
 use super::{Cpa, Transition};
 use crate::cfa::{EdgeOp, LocId, Program};
-use crate::ir::{BinaryOp, Expr, ExprKind, FuncId, FunctionKind, Scope, Type, UnaryOp, VarId};
+use crate::ir::{
+    BinaryOp, Expr, ExprKind, FuncId, FunctionKind, IntKind, Scope, Type, TypeId, UnaryOp, VarId,
+};
 
-/// Known values of tracked variables (absent = unknown).
+/// What a state knows of a tracked variable.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Known {
+    /// Its value.
+    Exactly(i128),
+    /// That it is not zero (not null).
+    NonZero,
+}
+
+impl Known {
+    /// Whether it is non-zero, if that is known.
+    fn truth(self) -> bool {
+        match self {
+            Known::Exactly(x) => x != 0,
+            Known::NonZero => true,
+        }
+    }
+
+    fn exact(self) -> Option<i128> {
+        match self {
+            Known::Exactly(x) => Some(x),
+            Known::NonZero => None,
+        }
+    }
+}
+
+/// What is known of tracked variables (absent = nothing).
 #[derive(Clone, Debug, PartialEq, Eq, Hash, Default)]
-pub struct Values(Rc<BTreeMap<VarId, i128>>);
+pub struct Values(Rc<BTreeMap<VarId, Known>>);
 
 impl Values {
+    /// The value of `v`, if known exactly.
     pub fn get(&self, v: VarId) -> Option<i128> {
+        self.known(v).and_then(Known::exact)
+    }
+
+    fn known(&self, v: VarId) -> Option<Known> {
         self.0.get(&v).copied()
+    }
+}
+
+/// Whether a conversion from `from` to `to` maps zero, and only zero, to
+/// zero: between pointers and integers at least as wide as a pointer, and
+/// from an integer to one at least as wide.
+fn keeps_zero(p: &Program, from: TypeId, to: TypeId) -> bool {
+    let width = |t| match p.types.get(t) {
+        Type::Int(k) => Some(k.bits()),
+        Type::Pointer(_) => Some(64),
+        _ => None,
+    };
+    match (width(from), width(to)) {
+        (Some(f), Some(t)) => t >= f,
+        _ => false,
+    }
+}
+
+/// Whether the lvalue `e` lies in an object named in the program (a
+/// variable, a function, a literal), so its address is not null; one
+/// reached through a pointer may be anywhere.
+fn object(p: &Program, e: &Expr) -> bool {
+    match &e.kind {
+        ExprKind::Var(_) | ExprKind::Func(_) | ExprKind::StrLit(_) => true,
+        ExprKind::Member(a, _) => object(p, a),
+        ExprKind::Index(a, _) => matches!(p.types.get(a.ty), Type::Array { .. }) && object(p, a),
+        _ => false,
     }
 }
 
@@ -47,7 +117,10 @@ impl<'p> ValueCpa<'p> {
         let tracked: Vec<bool> = program
             .vars
             .iter()
-            .map(|v| matches!(program.types.get(v.ty), Type::Int(_)) && !v.address_taken)
+            .map(|v| {
+                matches!(program.types.get(v.ty), Type::Int(_) | Type::Pointer(_))
+                    && !v.address_taken
+            })
             .collect();
         let mut globals = Vec::new();
         let mut locals = vec![Vec::new(); program.functions.len()];
@@ -75,16 +148,35 @@ impl<'p> ValueCpa<'p> {
         }
     }
 
-    fn int_kind(&self, e: &Expr) -> Option<crate::ir::IntKind> {
+    fn int_kind(&self, e: &Expr) -> Option<IntKind> {
         match self.program.types.get(e.ty) {
             Type::Int(k) => Some(*k),
             _ => None,
         }
     }
 
+    fn is_pointer(&self, e: &Expr) -> bool {
+        self.program.types.is_pointer(e.ty)
+    }
+
     /// The value of an integer expression, if it is determined by the state.
     pub fn eval(&self, s: &Values, e: &Expr) -> Option<i128> {
+        self.int_kind(e)?;
+        self.know(s, e)?.exact()
+    }
+
+    /// Whether a scalar expression is non-zero, if the state determines it.
+    fn truth(&self, s: &Values, e: &Expr) -> Option<bool> {
+        self.know(s, e).map(Known::truth)
+    }
+
+    /// What the state determines of an integer or pointer expression.
+    fn know(&self, s: &Values, e: &Expr) -> Option<Known> {
+        if self.is_pointer(e) {
+            return self.know_pointer(s, e);
+        }
         let k = self.int_kind(e)?;
+        let exactly = |v: Option<i128>| v.map(Known::Exactly);
         let wrap = |v: i128| -> Option<i128> {
             let w = k.wrap(v);
             // Signed overflow is undefined: do not pretend to know the result.
@@ -94,44 +186,52 @@ impl<'p> ValueCpa<'p> {
                 Some(w)
             }
         };
+        let int = |e: &Expr| self.eval(s, e);
         match &e.kind {
-            ExprKind::IntConst(v) => Some(*v),
-            ExprKind::Var(v) => s.get(*v),
-            ExprKind::Cast(a, _) => {
-                self.int_kind(a)?;
-                Some(k.wrap(self.eval(s, a)?))
-            }
+            ExprKind::IntConst(v) => Some(Known::Exactly(*v)),
+            ExprKind::Var(v) => s.known(*v),
+            ExprKind::Cast(a, _) => match self.know(s, a)? {
+                Known::Exactly(x) if self.int_kind(a).is_some() => Some(Known::Exactly(k.wrap(x))),
+                Known::Exactly(0) => Some(Known::Exactly(0)),
+                known if keeps_zero(self.program, a.ty, e.ty) => {
+                    Some(if known.truth() && k == IntKind::Bool {
+                        Known::Exactly(1)
+                    } else {
+                        Known::NonZero
+                    })
+                }
+                _ => None,
+            },
+            ExprKind::Unary(UnaryOp::LogNot, a) => exactly(self.truth(s, a).map(|t| (!t) as i128)),
             ExprKind::Unary(op, a) => {
-                let x = self.eval(s, a)?;
-                match op {
+                let x = int(a)?;
+                exactly(match op {
                     UnaryOp::Neg => wrap(x.checked_neg()?),
                     UnaryOp::BitNot => Some(k.wrap(!x)),
-                    UnaryOp::LogNot => Some((x == 0) as i128),
-                }
+                    UnaryOp::LogNot => unreachable!("handled above"),
+                })
             }
-            ExprKind::Binary(BinaryOp::LogAnd, a, b) => match self.eval(s, a) {
-                Some(0) => Some(0),
-                Some(_) => self.eval(s, b).map(|y| (y != 0) as i128),
-                None => match self.eval(s, b) {
-                    Some(0) => Some(0),
-                    _ => None,
-                },
+            ExprKind::Binary(BinaryOp::LogAnd, a, b) => match self.truth(s, a) {
+                Some(false) => Some(Known::Exactly(0)),
+                Some(true) => exactly(self.truth(s, b).map(|y| y as i128)),
+                None => (self.truth(s, b) == Some(false)).then_some(Known::Exactly(0)),
             },
-            ExprKind::Binary(BinaryOp::LogOr, a, b) => match self.eval(s, a) {
-                Some(0) => self.eval(s, b).map(|y| (y != 0) as i128),
-                Some(_) => Some(1),
-                None => match self.eval(s, b) {
-                    Some(y) if y != 0 => Some(1),
-                    _ => None,
-                },
+            ExprKind::Binary(BinaryOp::LogOr, a, b) => match self.truth(s, a) {
+                Some(false) => exactly(self.truth(s, b).map(|y| y as i128)),
+                Some(true) => Some(Known::Exactly(1)),
+                None => (self.truth(s, b) == Some(true)).then_some(Known::Exactly(1)),
             },
+            ExprKind::Binary(op @ (BinaryOp::Eq | BinaryOp::Ne), a, b) => {
+                let equal = self.equal(s, a, b)?;
+                Some(Known::Exactly((equal == (*op == BinaryOp::Eq)) as i128))
+            }
             ExprKind::Binary(op, a, b) => {
                 // Operands must be integers (pointer arithmetic is not evaluated).
                 self.int_kind(a)?;
                 self.int_kind(b)?;
-                let (x, y) = (self.eval(s, a)?, self.eval(s, b)?);
+                let (x, y) = (int(a)?, int(b)?);
                 let bits = k.bits() as i128;
-                match op {
+                exactly(match op {
                     BinaryOp::Add => wrap(x.checked_add(y)?),
                     BinaryOp::Sub => wrap(x.checked_sub(y)?),
                     BinaryOp::Mul => wrap(x.checked_mul(y)?),
@@ -146,23 +246,68 @@ impl<'p> ValueCpa<'p> {
                     BinaryOp::BitAnd => Some(k.wrap(x & y)),
                     BinaryOp::BitOr => Some(k.wrap(x | y)),
                     BinaryOp::BitXor => Some(k.wrap(x ^ y)),
-                    BinaryOp::Eq => Some((x == y) as i128),
-                    BinaryOp::Ne => Some((x != y) as i128),
                     BinaryOp::Lt => Some((x < y) as i128),
                     BinaryOp::Le => Some((x <= y) as i128),
                     BinaryOp::Gt => Some((x > y) as i128),
                     BinaryOp::Ge => Some((x >= y) as i128),
-                    BinaryOp::LogAnd | BinaryOp::LogOr => unreachable!("handled above"),
+                    BinaryOp::Eq | BinaryOp::Ne | BinaryOp::LogAnd | BinaryOp::LogOr => {
+                        unreachable!("handled above")
+                    }
+                })
+            }
+            ExprKind::Cond(c, a, b) => self.know_cond(s, c, a, b),
+            _ => None,
+        }
+    }
+
+    /// `c ? a : b`.
+    fn know_cond(&self, s: &Values, c: &Expr, a: &Expr, b: &Expr) -> Option<Known> {
+        match self.truth(s, c) {
+            Some(false) => self.know(s, b),
+            Some(true) => self.know(s, a),
+            None => {
+                let (x, y) = (self.know(s, a)?, self.know(s, b)?);
+                if x == y {
+                    Some(x)
+                } else {
+                    (x.truth() && y.truth()).then_some(Known::NonZero)
                 }
             }
-            ExprKind::Cond(c, a, b) => match self.eval(s, c) {
-                Some(0) => self.eval(s, b),
-                Some(_) => self.eval(s, a),
-                None => {
-                    let (x, y) = (self.eval(s, a)?, self.eval(s, b)?);
-                    (x == y).then_some(x)
+        }
+    }
+
+    /// What the state determines of a pointer expression: null, or not.
+    fn know_pointer(&self, s: &Values, e: &Expr) -> Option<Known> {
+        match &e.kind {
+            ExprKind::Var(v) => s.known(*v),
+            ExprKind::Cast(a, _) => match self.know(s, a)? {
+                Known::Exactly(0) => Some(Known::Exactly(0)),
+                known if keeps_zero(self.program, a.ty, e.ty) && known.truth() => {
+                    Some(Known::NonZero)
                 }
+                _ => None,
             },
+            ExprKind::AddrOf(a) => object(self.program, a).then_some(Known::NonZero),
+            ExprKind::Func(_) | ExprKind::StrLit(_) => Some(Known::NonZero),
+            ExprKind::Cond(c, a, b) => self.know_cond(s, c, a, b),
+            _ => None,
+        }
+    }
+
+    /// Whether `a == b`, if the state determines it: both values known, or
+    /// one zero and the other not.
+    fn equal(&self, s: &Values, a: &Expr, b: &Expr) -> Option<bool> {
+        // Integer operands of different kinds have been converted to
+        // one; pointers compare as addresses.
+        let comparable = |e: &Expr| self.int_kind(e).is_some() || self.is_pointer(e);
+        if !comparable(a) || !comparable(b) {
+            return None;
+        }
+        match (self.know(s, a)?, self.know(s, b)?) {
+            (Known::Exactly(x), Known::Exactly(y)) => Some(x == y),
+            (Known::Exactly(0), Known::NonZero) | (Known::NonZero, Known::Exactly(0)) => {
+                Some(false)
+            }
             _ => None,
         }
     }
@@ -174,13 +319,24 @@ impl<'p> ValueCpa<'p> {
         }
     }
 
-    fn forget_locals(&self, m: &mut BTreeMap<VarId, i128>, f: FuncId) {
+    /// The tracked variable `e` is, under conversions that keep zero and
+    /// only zero ([`keeps_zero`]).
+    fn zero_tracked_var(&self, e: &Expr) -> Option<VarId> {
+        match &e.kind {
+            ExprKind::Cast(a, _) if keeps_zero(self.program, a.ty, e.ty) => {
+                self.zero_tracked_var(a)
+            }
+            _ => self.tracked_var(e),
+        }
+    }
+
+    fn forget_locals(&self, m: &mut BTreeMap<VarId, Known>, f: FuncId) {
         for v in &self.locals[f.0 as usize] {
             m.remove(v);
         }
     }
 
-    fn assign(&self, m: &mut BTreeMap<VarId, i128>, v: VarId, value: Option<i128>) {
+    fn assign(&self, m: &mut BTreeMap<VarId, Known>, v: VarId, value: Option<Known>) {
         match value {
             Some(x) => {
                 m.insert(v, x);
@@ -191,46 +347,116 @@ impl<'p> ValueCpa<'p> {
         }
     }
 
+    /// What `e`'s value, stored in `v`, is known to be.
+    fn stored(&self, s: &Values, v: VarId, e: &Expr) -> Option<Known> {
+        self.converted(self.know(s, e)?, e.ty, self.program.var(v).ty)
+    }
+
+    /// What a value known as `known` of type `from` is known to be once
+    /// converted to `to`.
+    fn converted(&self, known: Known, from: TypeId, to: TypeId) -> Option<Known> {
+        let p = self.program;
+        let from_int = matches!(p.types.get(from), Type::Int(_));
+        match (p.types.get(to), known) {
+            (Type::Int(k), Known::Exactly(x)) if from_int => Some(Known::Exactly(k.wrap(x))),
+            (Type::Int(k), known) if keeps_zero(p, from, to) => Some(match known {
+                Known::NonZero if *k == IntKind::Bool => Known::Exactly(1),
+                other => other,
+            }),
+            (Type::Pointer(_), Known::Exactly(0)) => Some(Known::Exactly(0)),
+            (Type::Pointer(_), known) if keeps_zero(p, from, to) && known.truth() => {
+                Some(Known::NonZero)
+            }
+            _ => None,
+        }
+    }
+
+    /// What assuming `cond` to be `truth` tells; `None` if it is refuted.
+    fn assume(&self, s: &Values, cond: &Expr, truth: bool) -> Option<Values> {
+        if let Some(t) = self.truth(s, cond) {
+            return (t == truth).then(|| s.clone());
+        }
+        let learned = match &cond.kind {
+            ExprKind::Unary(UnaryOp::LogNot, a) => return self.assume(s, a, !truth),
+            ExprKind::Binary(op @ (BinaryOp::Eq | BinaryOp::Ne), a, b) => {
+                let equal = (*op == BinaryOp::Eq) == truth;
+                [(a, b), (b, a)]
+                    .into_iter()
+                    .find_map(|(x, y)| self.learn_compared(s, x, y, equal))
+            }
+            _ => self.zero_tracked_var(cond).and_then(|v| {
+                if truth {
+                    self.non_zero(v)
+                } else {
+                    Some((v, Known::Exactly(0)))
+                }
+            }),
+        };
+        let Some((v, known)) = learned else {
+            return Some(s.clone());
+        };
+        let mut m = (*s.0).clone();
+        m.insert(v, known);
+        Some(Values(Rc::new(m)))
+    }
+
+    /// `x == y` (`equal`) or `x != y`, with `x` a tracked variable and `y`
+    /// known: `x` equals `y`'s value, or is (not) zero.
+    fn learn_compared(
+        &self,
+        s: &Values,
+        x: &Expr,
+        y: &Expr,
+        equal: bool,
+    ) -> Option<(VarId, Known)> {
+        let c = self.know(s, y)?.exact()?;
+        if equal {
+            if let Some(v) = self.tracked_var(x) {
+                if self.int_kind(x).is_some() && self.int_kind(x) == self.int_kind(y) {
+                    return Some((v, Known::Exactly(c)));
+                }
+            }
+        }
+        let v = self.zero_tracked_var(x)?;
+        match (c, equal) {
+            (0, true) => Some((v, Known::Exactly(0))),
+            (0, false) => self.non_zero(v),
+            _ => None,
+        }
+    }
+
+    /// `v != 0`, kept for pointers only: an integer's non-zero values are
+    /// too many to tell apart from unknown ones, and keeping them would
+    /// split states that are the same for every test the program makes
+    /// against a constant.
+    fn non_zero(&self, v: VarId) -> Option<(VarId, Known)> {
+        let p = self.program;
+        p.types
+            .is_pointer(p.var(v).ty)
+            .then_some((v, Known::NonZero))
+    }
+
     /// Successor along one CFA edge operation; `None` if infeasible.
     fn edge(&self, s: &Values, op: &EdgeOp, recursive_cut: bool) -> Option<Values> {
         let mut m = (*s.0).clone();
         match op {
             EdgeOp::Skip => return Some(s.clone()),
-            EdgeOp::Assume { cond, truth } => {
-                if let Some(x) = self.eval(s, cond) {
-                    return ((x != 0) == *truth).then(|| s.clone());
-                }
-                // `v == c` taken as true (or `v != c` as false) fixes v.
-                if let ExprKind::Binary(op @ (BinaryOp::Eq | BinaryOp::Ne), a, b) = &cond.kind {
-                    let fixes = (*op == BinaryOp::Eq) == *truth;
-                    if fixes {
-                        for (x, y) in [(a, b), (b, a)] {
-                            if let (Some(v), Some(c)) = (self.tracked_var(x), self.eval(s, y)) {
-                                if self.int_kind(x) == self.int_kind(y) {
-                                    m.insert(v, c);
-                                    return Some(Values(Rc::new(m)));
-                                }
-                            }
-                        }
-                    }
-                }
-                return Some(s.clone());
-            }
+            EdgeOp::Assume { cond, truth } => return self.assume(s, cond, *truth),
             EdgeOp::Assign { lhs, rhs } => {
                 if let Some(v) = self.tracked_var(lhs) {
-                    let val = self.eval(s, rhs);
+                    let val = self.stored(s, v, rhs);
                     self.assign(&mut m, v, val);
                 }
             }
             EdgeOp::Call { lhs, callee, args } => {
                 let f = self.program.func(*callee);
+                let mut s = s.clone();
                 if f.kind == FunctionKind::Assume {
                     if let Some(c) = args.first() {
-                        if self.eval(s, c) == Some(0) {
-                            return None;
-                        }
+                        s = self.assume(&s, c, true)?;
                     }
                 }
+                let mut m = (*s.0).clone();
                 if recursive_cut {
                     for g in &self.globals {
                         m.remove(g);
@@ -239,6 +465,7 @@ impl<'p> ValueCpa<'p> {
                 if let Some(v) = lhs.as_ref().and_then(|l| self.tracked_var(l)) {
                     m.remove(&v);
                 }
+                return Some(Values(Rc::new(m)));
             }
             EdgeOp::CallUnknown { lhs, .. } => {
                 if let Some(v) = lhs.as_ref().and_then(|l| self.tracked_var(l)) {
@@ -270,9 +497,7 @@ impl Cpa for ValueCpa<'_> {
 
     fn refutes(&self, s: &Values, op: &EdgeOp) -> bool {
         match op {
-            EdgeOp::Assume { cond, truth } => {
-                self.eval(s, cond).is_some_and(|x| (x != 0) != *truth)
-            }
+            EdgeOp::Assume { cond, truth } => self.truth(s, cond).is_some_and(|t| t != *truth),
             _ => false,
         }
     }
@@ -288,7 +513,7 @@ impl Cpa for ValueCpa<'_> {
                     let mut m = (*s.0).clone();
                     if let Some(rv) = p.func(f).body.as_ref().and_then(|b| b.ret_var) {
                         if self.tracked[rv.0 as usize] {
-                            let x = self.eval(s, val);
+                            let x = self.stored(s, rv, val);
                             self.assign(&mut m, rv, x);
                         }
                     }
@@ -305,12 +530,8 @@ impl Cpa for ValueCpa<'_> {
                 // Fresh activation: locals are uninitialised, parameters get the arguments.
                 self.forget_locals(&mut m, *callee);
                 for (param, arg) in p.func(*callee).params.iter().zip(args) {
-                    if self.tracked[param.0 as usize] && self.int_kind(arg).is_some() {
-                        let x = self.eval(s, arg);
-                        let x = x.and_then(|x| match p.types.get(p.var(*param).ty) {
-                            Type::Int(k) => Some(k.wrap(x)),
-                            _ => None,
-                        });
+                    if self.tracked[param.0 as usize] {
+                        let x = self.stored(s, *param, arg);
                         self.assign(&mut m, *param, x);
                     }
                 }
@@ -321,20 +542,11 @@ impl Cpa for ValueCpa<'_> {
                     return vec![s.clone()];
                 };
                 let mut m = (*s.0).clone();
-                let ret = p
-                    .func(*callee)
-                    .body
-                    .as_ref()
-                    .and_then(|b| b.ret_var)
-                    .and_then(|rv| s.get(rv));
+                let rv = p.func(*callee).body.as_ref().and_then(|b| b.ret_var);
+                let ret = rv.and_then(|rv| Some((s.known(rv)?, p.var(rv).ty)));
                 self.forget_locals(&mut m, *callee);
                 if let Some(v) = lhs.as_ref().and_then(|l| self.tracked_var(l)) {
-                    let ret = ret
-                        .filter(|_| lhs.as_ref().is_some_and(|l| self.int_kind(l).is_some()))
-                        .map(|x| match p.types.get(p.var(v).ty) {
-                            Type::Int(k) => k.wrap(x),
-                            _ => x,
-                        });
+                    let ret = ret.and_then(|(x, ty)| self.converted(x, ty, p.var(v).ty));
                     self.assign(&mut m, v, ret);
                 }
                 Some(Values(Rc::new(m)))
@@ -346,20 +558,20 @@ impl Cpa for ValueCpa<'_> {
         next.into_iter().collect()
     }
 
-    /// `a ⊑ b`: every value `b` knows, `a` knows too, equally.
+    /// `a ⊑ b`: everything `b` knows, `a` knows too, equally.
     fn less_or_equal(&self, a: &Values, b: &Values) -> bool {
-        Rc::ptr_eq(&a.0, &b.0) || b.0.iter().all(|(v, x)| a.get(*v) == Some(*x))
+        Rc::ptr_eq(&a.0, &b.0) || b.0.iter().all(|(v, x)| a.known(*v) == Some(*x))
     }
 
-    /// Join: the values both states agree on.
+    /// Join: what both states agree on.
     fn merge(&self, new: &Values, reached: &Values, _prec: &()) -> Values {
         if self.less_or_equal(new, reached) {
             return reached.clone();
         }
-        let m: BTreeMap<VarId, i128> = reached
+        let m: BTreeMap<VarId, Known> = reached
             .0
             .iter()
-            .filter(|(v, x)| new.get(**v) == Some(**x))
+            .filter(|(v, x)| new.known(**v) == Some(**x))
             .map(|(v, x)| (*v, *x))
             .collect();
         Values(Rc::new(m))
@@ -458,5 +670,33 @@ mod tests {
         assert_eq!(verdict("int g = 0; int r(int n) { g = 1; if (n) r(n - 1); return 0; } int main(void) { r(2); if (g == 0) { ERROR: ; } return 0; }"), Verdict::Unknown);
         assert_eq!(verdict("int g = 0; int r(int n) { g = 1; return 0; } int main(void) { r(2); if (g == 0) { ERROR: ; } return 0; }"), Verdict::True);
         assert_eq!(verdict("int g = 0; int r(int n) { if (n) r(n - 1); else g = 1; return 0; } int main(void) { r(1); if (g == 1) { ERROR: ; } return 0; }"), Verdict::Unknown);
+    }
+    #[test]
+    fn null_and_non_null_pointers_are_kept_along_the_path() {
+        let ext = "void *kmalloc(unsigned long n); int nd(void);";
+        // Null-checked once, the result is known for every later check.
+        assert_eq!(verdict(&format!("{ext} int main(void) {{ char *p = kmalloc(8); char *q; if (p == 0) return 1; q = p; if (!q) {{ ERROR: ; }} if ((unsigned long)q == 0UL) {{ goto ERROR; }} return 0; }}")), Verdict::True);
+        assert_eq!(verdict(&format!("{ext} int main(void) {{ char *p = kmalloc(8); if (p) return 1; if (p != (char *)0) {{ ERROR: ; }} return 0; }}")), Verdict::True);
+        // An object's address is not null; an address computed from a
+        // pointer may be.
+        assert_eq!(
+            verdict("int x; int main(void) { int *p = &x; if (p == 0) { ERROR: ; } return 0; }"),
+            Verdict::True
+        );
+        assert_eq!(verdict("struct s { int a; int b; }; int main(void) { unsigned long o = (unsigned long)&((struct s *)0)->a; if (o == 0) { ERROR: ; } return 0; }"), Verdict::Unknown);
+        // A conversion to a narrower integer may make a non-zero value zero.
+        assert_eq!(verdict(&format!("{ext} int main(void) {{ long v = nd(); int t; if (v == 0) return 0; t = (int)v; if (t == 0) {{ ERROR: ; }} return 0; }}")), Verdict::Unknown);
+        // Unknown pointers stay unknown, and the join forgets what the
+        // branches disagree on.
+        assert_eq!(verdict(&format!("{ext} int main(void) {{ char *p = kmalloc(8); if (p == 0) {{ ERROR: ; }} return 0; }}")), Verdict::Unknown);
+        assert_eq!(verdict(&format!("{ext} int main(void) {{ char *p = 0; while (nd()) {{ p = kmalloc(8); if (p) break; }} if (p) {{ ERROR: ; }} return 0; }}")), Verdict::Unknown);
+    }
+
+    #[test]
+    fn assume_calls_learn_like_branches() {
+        assert_eq!(verdict("int nd(void); void __VERIFIER_assume(int); int main(void) { int *p = (int *)nd(); __VERIFIER_assume(p != 0); if (!p) { ERROR: ; } return 0; }"), Verdict::True);
+        assert_eq!(verdict("int nd(void); void __VERIFIER_assume(int); int main(void) { int x = nd(); __VERIFIER_assume(x == 3); if (x != 3) { ERROR: ; } return 0; }"), Verdict::True);
+        // Only zero is excluded.
+        assert_eq!(verdict("int nd(void); void __VERIFIER_assume(int); int main(void) { int *p = (int *)nd(); __VERIFIER_assume(p != 0); if (p == (int *)1) { ERROR: ; } return 0; }"), Verdict::Unknown);
     }
 }
