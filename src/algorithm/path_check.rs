@@ -403,8 +403,9 @@ fn model_with_literals(
 ) -> Result<ModelSearch, Retry> {
     let mut added = Vec::new();
     let mut at = None;
+    let mut restrictions = deferred_reads::Restrictions::new(recorded.deferred.len());
     loop {
-        let model = match find_model(q, apart, ps, recorded, hinted)? {
+        let model = match find_model(q, apart, ps, recorded, hinted, &mut restrictions)? {
             ModelSearch::Found(model) => model,
             ModelSearch::Decided(PathCheck::Imprecise(None)) if !added.is_empty() => {
                 return Ok(ModelSearch::Decided(literal_imprecision(at)))
@@ -556,20 +557,22 @@ impl Overlap {
 /// also adds the lemma its model violated, and once restrictions keep
 /// being lifted the search goes on with lemmas alone. A model with no read
 /// wrong satisfies every read's definition; an unsat core without
-/// restrictions makes the path unsatisfiable with all of them.
+/// restrictions makes the path unsatisfiable with all of them. The
+/// restrictions (`restrictions`, of `recorded`'s deferred reads) carry over
+/// from an earlier search on the same solver.
 fn find_model(
     q: ExactPath,
     apart: &mut Separations,
     ps: &mut PathSolver,
     recorded: &RecordedExecution,
     hinted: bool,
+    restrictions: &mut deferred_reads::Restrictions,
 ) -> Result<ModelSearch, Retry> {
     let RecordedExecution {
         execution,
         accesses,
         deferred,
     } = recorded;
-    let mut restrictions = deferred_reads::Restrictions::new(deferred.len());
     let mut relaxations = 0;
     // A model whose memory accesses overlap inconsistently may have
     // siblings that keep the two accesses apart.
