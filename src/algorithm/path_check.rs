@@ -34,8 +34,8 @@ use crate::report::{CexStep, Counterexample};
 use crate::smt::interrupt::simplified;
 use crate::smt::step::{apply, Post};
 use crate::smt::{
-    deferred_reads, disjoint, inconsistent_accesses, Encoder, InconsistentRead, MemoryAccess,
-    SymState,
+    deferred_reads, disjoint, inconsistent_accesses, unmodelled_literal_read, Encoder,
+    InconsistentRead, MemoryAccess, SymState,
 };
 use crate::util::{thread_cpu_time, tracing, Deadline};
 
@@ -365,7 +365,7 @@ fn exact_path_once(q: ExactPath, apart: &mut Separations, defer: bool) -> Result
         return Ok(PathCheck::Imprecise(recorded.execution.first_inexact));
     }
     let hinted = keep_apart(apart, &recorded, &mut ps);
-    let model = match find_model(q, apart, &mut ps, &recorded, hinted)? {
+    let model = match model_with_literals(q, apart, &mut ps, &recorded, hinted)? {
         ModelSearch::Found(model) => model,
         ModelSearch::Decided(result) => return Ok(result),
     };
@@ -385,6 +385,54 @@ fn exact_path_once(q: ExactPath, apart: &mut Separations, defer: bool) -> Result
         steps,
         assumptions: Vec::new(),
     }))
+}
+
+/// A model of the path ([`find_model`]) that reads the bytes of string
+/// literals the start function does not write as they are: each literal a
+/// model reads a byte of gets its bytes in the initial memory
+/// ([`Encoder::literal_in_initial_memory`]), and the search goes on. A path
+/// that reads such a literal wider than bytewise, or that is infeasible
+/// with the bytes added, is imprecise: the analysis gave those bytes
+/// arbitrary values.
+fn model_with_literals(
+    q: ExactPath,
+    apart: &mut Separations,
+    ps: &mut PathSolver,
+    recorded: &RecordedExecution,
+    hinted: bool,
+) -> Result<ModelSearch, Retry> {
+    let mut added = Vec::new();
+    let mut at = None;
+    let mut restrictions = deferred_reads::Restrictions::new(recorded.deferred.len());
+    loop {
+        let model = match find_model(q, apart, ps, recorded, hinted, &mut restrictions)? {
+            ModelSearch::Found(model) => model,
+            ModelSearch::Decided(PathCheck::Imprecise(None)) if !added.is_empty() => {
+                return Ok(ModelSearch::Decided(literal_imprecision(at)))
+            }
+            decided => return Ok(decided),
+        };
+        let Some(read) = unmodelled_literal_read(q.p, &recorded.accesses, &model, &added) else {
+            return Ok(ModelSearch::Found(model));
+        };
+        let step = Separations::place(&recorded.execution.access_ends, read.access).0;
+        at = q.path.get(step).and_then(|t| describe(q.p, t));
+        if !read.byte {
+            return Ok(ModelSearch::Decided(literal_imprecision(at)));
+        }
+        let (i, bytes) = &q.p.unmodelled_literals[read.literal];
+        ps.assert_step(q.enc.literal_in_initial_memory(*i, bytes), step);
+        added.push(read.literal);
+    }
+}
+
+/// A path that reads bytes of a string literal the analysis does not model
+/// (at the step `at`) and is no counterexample with the real ones.
+fn literal_imprecision(at: Option<String>) -> PathCheck {
+    PathCheck::Imprecise(Some(format!(
+        "{} (it reads bytes of a string literal beyond those the analysis models)",
+        at.unwrap_or_default()
+    )))
 }
 
 /// A step as `file:line: operation`, if it has a position.
@@ -509,20 +557,22 @@ impl Overlap {
 /// also adds the lemma its model violated, and once restrictions keep
 /// being lifted the search goes on with lemmas alone. A model with no read
 /// wrong satisfies every read's definition; an unsat core without
-/// restrictions makes the path unsatisfiable with all of them.
+/// restrictions makes the path unsatisfiable with all of them. The
+/// restrictions (`restrictions`, of `recorded`'s deferred reads) carry over
+/// from an earlier search on the same solver.
 fn find_model(
     q: ExactPath,
     apart: &mut Separations,
     ps: &mut PathSolver,
     recorded: &RecordedExecution,
     hinted: bool,
+    restrictions: &mut deferred_reads::Restrictions,
 ) -> Result<ModelSearch, Retry> {
     let RecordedExecution {
         execution,
         accesses,
         deferred,
     } = recorded;
-    let mut restrictions = deferred_reads::Restrictions::new(deferred.len());
     let mut relaxations = 0;
     // A model whose memory accesses overlap inconsistently may have
     // siblings that keep the two accesses apart.

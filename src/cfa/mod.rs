@@ -116,6 +116,12 @@ pub struct Program {
     pub vars: Vec<Variable>,
     pub functions: Vec<Function>,
     pub strings: Vec<String>,
+    /// The string literals whose bytes the start function does not write
+    /// (indices into `strings`, ascending), with their bytes (without the
+    /// terminating NUL): the analysis reads arbitrary bytes there, an
+    /// exact path check that reads them adds them ([`crate::smt`]).
+    #[serde(skip)]
+    pub unmodelled_literals: Vec<(u32, Vec<u8>)>,
     pub locations: Vec<Location>,
     pub edges: Vec<Edge>,
     /// Outgoing edges per location (index = `LocId`).

@@ -8,7 +8,7 @@
 //! memory and names the reads the arrays may answer differently, which the
 //! check then keeps apart ([`disjoint`]).
 
-use super::state::WIDTHS;
+use super::state::{FUNC_REGION, STR_REGION, STR_SLOT, WIDTHS};
 use super::Encoder;
 use crate::hash::HashMap;
 use z3::ast::{Bool, BV};
@@ -281,6 +281,58 @@ impl ByteOwners {
     }
 }
 
+/// A read of a string literal whose bytes the start function does not
+/// write ([`unmodelled_literal_read`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct LiteralRead {
+    /// The read (an index into the accesses).
+    pub access: usize,
+    /// The literal (an index into
+    /// [`Program::unmodelled_literals`](crate::cfa::Program)).
+    pub literal: usize,
+    /// Whether the read is of one byte, which the literal's bytes in the
+    /// initial memory ([`Encoder::literal_in_initial_memory`]) make exact.
+    pub byte: bool,
+}
+
+/// The first of `accesses` that reads, under `model`, a byte of a string
+/// literal whose bytes the start function does not write
+/// ([`Program::unmodelled_literals`](crate::cfa::Program)), other than a
+/// byte read of one of the literals `added` (whose bytes the check knows).
+pub fn unmodelled_literal_read(
+    p: &crate::cfa::Program,
+    accesses: &[MemoryAccess],
+    model: &z3::Model,
+    added: &[usize],
+) -> Option<LiteralRead> {
+    let literals = &p.unmodelled_literals;
+    if literals.is_empty() {
+        return None;
+    }
+    accesses.iter().enumerate().find_map(|(i, a)| {
+        if a.write || a.clobber.is_some() {
+            return None;
+        }
+        let at = value(model, &a.address)?;
+        let end = at.saturating_add(u64::from(a.bytes.max(1)) - 1);
+        if end < STR_REGION || at >= FUNC_REGION {
+            return None;
+        }
+        let first = (at.max(STR_REGION) - STR_REGION) / STR_SLOT;
+        let last = (end.min(FUNC_REGION - 1) - STR_REGION) / STR_SLOT;
+        let byte = a.bytes == 1;
+        (first..=last)
+            .filter_map(|slot| u32::try_from(slot).ok())
+            .filter_map(|slot| literals.binary_search_by_key(&slot, |l| l.0).ok())
+            .find(|k| !(byte && added.contains(k)))
+            .map(|literal| LiteralRead {
+                access: i,
+                literal,
+                byte,
+            })
+    })
+}
+
 /// The two accesses' bytes do not overlap (as a constraint on the
 /// addresses).
 pub fn disjoint(a: &MemoryAccess, b: &MemoryAccess) -> Bool {
@@ -288,6 +340,26 @@ pub fn disjoint(a: &MemoryAccess, b: &MemoryAccess) -> Bool {
 }
 
 impl Encoder<'_> {
+    /// That the initial byte array holds the bytes of string literal `i`
+    /// and its terminating NUL, as the start function would write them.
+    pub fn literal_in_initial_memory(&self, i: u32, bytes: &[u8]) -> Bool {
+        let mem = &self.initial().mem[0];
+        let base = STR_REGION + u64::from(i) * STR_SLOT;
+        let each: Vec<Bool> = bytes
+            .iter()
+            .chain([&0])
+            .enumerate()
+            .map(|(k, &b)| {
+                let at = BV::from_u64(base + k as u64, 64);
+                mem.select(&at)
+                    .as_bv()
+                    .expect("a byte array")
+                    .eq(BV::from_u64(u64::from(b), 8))
+            })
+            .collect();
+        Bool::and(&each)
+    }
+
     /// Runs `f` (an execution) and returns its memory accesses too.
     pub fn recording_accesses<T>(&self, f: impl FnOnce() -> T) -> (T, Vec<MemoryAccess>) {
         *self.accesses.borrow_mut() = Some(Vec::new());

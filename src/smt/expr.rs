@@ -3,7 +3,7 @@
 //! of lvalues, reads and writes of registers, memory cells and bit-fields,
 //! and aggregate copies leaf by leaf.
 
-use super::state::{width_class, FUNC_REGION, STR_REGION};
+use super::state::{width_class, FUNC_REGION, STR_REGION, STR_SLOT};
 use super::{Encoder, SymState};
 use crate::ir::{BinaryOp, Expr, ExprKind, NondetReason, Type, TypeId, UnaryOp};
 use z3::ast::{Bool, BV};
@@ -66,7 +66,7 @@ impl Encoder<'_> {
                 })
             }
             ExprKind::Func(f) => Some(self.c64(FUNC_REGION + f.0 as u64 * 16)),
-            ExprKind::StrLit(i) => Some(self.c64(STR_REGION + *i as u64 * 0x1_0000)),
+            ExprKind::StrLit(i) => Some(self.c64(STR_REGION + *i as u64 * STR_SLOT)),
             _ => None,
         }
     }

@@ -74,6 +74,11 @@
 //!   exact under the type-based separation above; the byte replay moves
 //!   each byte's owner along, so a counterexample never rests on a view of
 //!   the copy the source did not have;
+//! - string literals beyond the bytes the start function writes
+//!   ([`crate::cfa::Program::unmodelled_literals`]) read arbitrary bytes in
+//!   the analysis; an exact path check whose model reads a byte of one
+//!   adds its bytes to the initial memory and searches again, and a path
+//!   that reads one wider than bytewise is not reported FALSE;
 //! - a new activation of a function gets fresh values for its register
 //!   locals; address-taken locals live at one fixed address per variable,
 //!   so an uninitialised one reads what a previous activation left there
@@ -107,7 +112,10 @@ mod state;
 pub mod step;
 mod symbols;
 
-pub use accesses::{disjoint, inconsistent_accesses, InconsistentRead, MemoryAccess, SpanContents};
+pub use accesses::{
+    disjoint, inconsistent_accesses, unmodelled_literal_read, InconsistentRead, LiteralRead,
+    MemoryAccess, SpanContents,
+};
 pub use encoder::Encoder;
 pub use kernel::{copies_from_user, is_allocator, may_write_through_pointers};
 pub use memory::{Allocation, MAX_FILL};

@@ -13,6 +13,9 @@ pub(super) const VAR_REGION: u64 = 0x1000;
 /// String literals, functions and the heap (a bump allocator's objects,
 /// [`HEAP_STRIDE`] apart) lie in regions of their own above the objects.
 pub(super) const STR_REGION: u64 = 0x4000_0000_0000;
+/// The space of one string literal in its region: literal `i` starts at
+/// `STR_REGION + i * STR_SLOT`.
+pub(super) const STR_SLOT: u64 = 0x1_0000;
 pub(super) const FUNC_REGION: u64 = 0x5000_0000_0000;
 pub(super) const HEAP_REGION: u64 = 0x6000_0000_0000;
 pub(super) const HEAP_STRIDE: u64 = 0x1_0000_0000;

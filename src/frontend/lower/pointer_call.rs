@@ -2,7 +2,8 @@
 //! while lowering; once every function of the translation unit is known,
 //! it is split into `[fp == &f] f(args)` cases over the address-taken
 //! functions of a compatible type, with the unknown-target edge as the
-//! fallback under the negation of all cases.
+//! fallback under the negation of all cases. The case of a `noreturn`
+//! candidate ends its path after the call, as a direct call does.
 
 use super::Lowerer;
 use crate::cfa::EdgeOp;
@@ -31,6 +32,9 @@ impl<'a> Lowerer<'a> {
                     },
                     pos,
                 );
+                if self.noreturn.contains(&f) {
+                    self.end_path(pos);
+                }
                 return;
             }
         }
@@ -82,16 +86,28 @@ impl<'a> Lowerer<'a> {
                     },
                     edge.pos,
                 );
-                self.edge(
-                    hit,
-                    edge.to,
-                    EdgeOp::Call {
-                        lhs: lhs.clone(),
-                        callee: f,
-                        args: args.clone(),
-                    },
-                    edge.pos,
-                );
+                // After a noreturn candidate the path ends (`end_path`).
+                let noreturn = self.noreturn.contains(&f);
+                let returned = if noreturn {
+                    self.new_loc(edge.pos)
+                } else {
+                    edge.to
+                };
+                let call = EdgeOp::Call {
+                    lhs: lhs.clone(),
+                    callee: f,
+                    args: args.clone(),
+                };
+                self.edge(hit, returned, call, edge.pos);
+                if noreturn {
+                    let never = Expr::int(0, int);
+                    let dead = self.new_loc(edge.pos);
+                    let stop = EdgeOp::Assume {
+                        cond: never,
+                        truth: true,
+                    };
+                    self.edge(returned, dead, stop, edge.pos);
+                }
                 self.edge(rest, next, EdgeOp::Assume { cond, truth: false }, edge.pos);
                 rest = next;
             }

@@ -5,8 +5,12 @@
 //! in an aggregate (driver names, debug and branch-profiling descriptors,
 //! mostly read by kernel code only); up to [`MAX_LITERAL_BYTES`] in all.
 //! Literals only passed straight to a function without a body (`printk`
-//! formats) and those beyond the limit keep unconstrained bytes. `strlen`
-//! of a literal is its length.
+//! formats) and those beyond the limit keep unconstrained bytes in the
+//! analysis, and are listed as
+//! [`Program::unmodelled_literals`](crate::cfa::Program): the exact path
+//! check of an error path that reads them adds their bytes (an error path
+//! needing other bytes there is no counterexample). `strlen` of a literal
+//! is its length.
 
 use lang_c::ast::*;
 use lang_c::span::Node;
@@ -19,7 +23,8 @@ use crate::ir::{Expr, ExprKind, FunctionKind, IntKind, SrcPos, Type};
 use crate::Result;
 
 /// The start function writes at most this many literal bytes; the bytes of
-/// literals beyond stay unconstrained (as kernel functions' results are).
+/// literals beyond stay unconstrained in the analysis (see the module
+/// documentation).
 pub const MAX_LITERAL_BYTES: usize = 2048;
 
 impl<'a> Lowerer<'a> {
@@ -65,12 +70,14 @@ impl<'a> Lowerer<'a> {
         let long = self.p.types.int(IntKind::Long);
         let ch = self.p.types.int(IntKind::Char);
         let mut budget = MAX_LITERAL_BYTES;
+        let mut written = vec![false; self.literal_bytes.len()];
         for i in read {
             let bytes = self.literal_bytes[i as usize].clone();
             if bytes.len() + 1 > budget {
                 continue;
             }
             budget -= bytes.len() + 1;
+            written[i as usize] = true;
             let ty = self.p.types.intern(Type::Array {
                 elem: ch,
                 len: Some(bytes.len() as u64 + 1),
@@ -85,6 +92,10 @@ impl<'a> Lowerer<'a> {
                 self.emit(EdgeOp::Assign { lhs, rhs }, pos);
             }
         }
+        self.p.unmodelled_literals = (0..written.len())
+            .filter(|&i| !written[i])
+            .map(|i| (i as u32, self.literal_bytes[i].clone()))
+            .collect();
     }
 
     /// The literals the module may read (see the module documentation), in
