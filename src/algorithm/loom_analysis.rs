@@ -338,7 +338,9 @@ impl<'p> LoomAnalysis<'p> {
     ///
     /// Errors the explicit values reach may be reachable for real: a
     /// search without merging proposes concrete paths to them. Once per
-    /// property: a later partition would propose the same paths. Automata
+    /// property that the search finished with (a later partition would
+    /// propose the same paths); one its budget cut short is searched again
+    /// by the next partition that reaches its error. Automata
     /// that observe a call's result share its outcome through the explicit
     /// values (a pointer's nullness, [`crate::cpa::value`]), so the search
     /// follows one outcome per call instead of every combination.
@@ -353,9 +355,7 @@ impl<'p> LoomAnalysis<'p> {
         if hit.is_empty() {
             return Vec::new();
         }
-        for p in hit.iter() {
-            self.explicit.searched.insert(p);
-        }
+
         let cpu =
             Self::remaining_budget(budget, monitor, clock).map(|l| l.mul_f64(VALUE_SEARCH_SHARE));
         let found = value_search::search(
@@ -373,6 +373,11 @@ impl<'p> LoomAnalysis<'p> {
                 found.paths_checked,
                 found.counterexamples.len()
             );
+        }
+        // A search cut short by its budget is tried again for those
+        // properties by a later, smaller partition, with its own budget.
+        for p in hit.difference(&found.unfinished).iter() {
+            self.explicit.searched.insert(p);
         }
         self.work.transitions += found.transitions;
         self.count_states(found.states);

@@ -52,6 +52,9 @@ pub struct SearchResult {
     pub transitions: u64,
     /// Error paths that were checked exactly.
     pub paths_checked: u32,
+    /// The properties without a counterexample that the search did not
+    /// finish with: its time ran out while it still looked for them.
+    pub unfinished: PropertySet,
 }
 
 /// An owned step of a path (woven operations are kept alive by the path).
@@ -139,6 +142,7 @@ pub fn search(
         cpa,
         deadline,
         open: enabled.clone(),
+        unfinished: enabled.clone(),
         out,
     };
     for k in BOUNDS {
@@ -150,6 +154,9 @@ pub fn search(
             // nothing new.
             break;
         }
+    }
+    if deadline.passed() {
+        search.out.unfinished = search.unfinished;
     }
     search.out
 }
@@ -163,6 +170,8 @@ struct Search<'a, 'p> {
     deadline: Deadline,
     /// The properties without a counterexample yet.
     open: PropertySet,
+    /// The open properties the last round still looked for.
+    unfinished: PropertySet,
     out: SearchResult,
 }
 
@@ -216,6 +225,7 @@ impl<'p> Search<'_, 'p> {
             self.expand(&node, &mut round, &mut stack);
         }
         self.out.states = self.out.states.max(round.states);
+        self.unfinished = round.prec.enabled.intersection(&self.open);
         round.bounded
     }
 
@@ -340,6 +350,24 @@ mod tests {
         let src = "int a[10]; int main(void) { int i; int n = 0; for (i = 0; i < 10; i++) { a[i] = i; n++; } if (n == 10) { ERROR: ; } return 0; }";
         let r = search_label(src, "ERROR");
         assert_eq!(r.counterexamples.len(), 1, "the error path is feasible");
+    }
+
+    #[test]
+    fn a_search_out_of_time_names_the_properties_it_did_not_finish() {
+        let src = "int main(void) { int i; int n = 0; for (i = 0; i < 10; i++) n++; if (n == 10) { ERROR: ; } return 0; }";
+        let p = parse_source("t.c", src, &FrontendOptions::default()).unwrap();
+        let props = vec![LoomProperty {
+            id: PropertyId(0),
+            goal: LoomGoal::Label("ERROR".into()),
+        }];
+        let enabled: PropertySet = [PropertyId(0)].into_iter().collect();
+        let names = ["ERROR".to_string()];
+        let cut = search(&p, &[], &props, &names, &enabled, Some(Duration::ZERO));
+        assert!(cut.counterexamples.is_empty());
+        assert_eq!(cut.unfinished, enabled);
+        let done = search(&p, &[], &props, &names, &enabled, None);
+        assert_eq!(done.counterexamples.len(), 1);
+        assert!(done.unfinished.is_empty());
     }
 
     #[test]
