@@ -43,13 +43,15 @@ use crate::algorithm::sdc::{self, Budget, Clock, CpuClock, Monitor, Strategy, St
 use crate::cfa::{LocId, Program};
 use crate::cpa::composite::MergePolicy;
 use crate::cpa::loom::{LoomCpa, LoomGoal, LoomPrecision, LoomProperty, LoomState};
-use crate::cpa::predicate::abstraction::{PredicateScope, Predicates};
+use crate::cpa::predicate::abstraction::{
+    AbstractionCache, AbstractionStats, PredicateScope, Predicates,
+};
 use crate::cpa::predicate::trace::Trace;
 use crate::cpa::predicate::{PredState, PredicateCpa};
 use crate::cpa::Cpa;
 use crate::report::{Counterexample, Verdict};
 use crate::spec::bound::BoundAutomaton;
-use crate::spec::PropertyId;
+use crate::spec::{PropertyId, PropertySet};
 use crate::util::{thread_cpu_time, tracing, Deadline};
 
 /// A candidate predicate with the abstraction point where it was found
@@ -71,6 +73,8 @@ type PredReached = Reached<LoomState<PredState>, LoomPrecision<Rc<Predicates>>>;
 struct CegarRun<'p> {
     cpa: PredLoom<'p>,
     reached: PredReached,
+    /// The solver statistics of the run already counted in the work.
+    counted: AbstractionStats,
 }
 
 /// What the CEGAR stage knows: the precision of the current partition, its
@@ -96,6 +100,9 @@ pub(super) struct CegarState<'p> {
     started_for: Vec<PropertyId>,
     /// Refinements in the current partition.
     refinements: u64,
+    /// The abstractions the runs computed: every run after a refinement,
+    /// and every partition unless each is to stand alone, starts with them.
+    abstractions: AbstractionCache,
 }
 
 impl<'p> CegarState<'p> {
@@ -117,6 +124,7 @@ impl<'p> CegarState<'p> {
             run: None,
             started_for: Vec::new(),
             refinements: 0,
+            abstractions: AbstractionCache::default(),
         }
     }
 
@@ -130,9 +138,19 @@ impl<'p> CegarState<'p> {
     }
 
     /// A new partition of `enabled`: the start predicates and what the
-    /// refinements of its properties learned.
-    pub(super) fn restart(&mut self, enabled: &BTreeSet<PropertyId>, program: &Program) {
+    /// refinements of its properties learned; the abstractions computed so
+    /// far unless the partition is to `stand_alone` (as if in a process of
+    /// its own).
+    pub(super) fn restart(
+        &mut self,
+        enabled: &BTreeSet<PropertyId>,
+        program: &Program,
+        stand_alone: bool,
+    ) {
         self.run = None;
+        if stand_alone {
+            self.abstractions = AbstractionCache::default();
+        }
         self.started_for.clear();
         self.refinements = 0;
         self.focus(enabled.iter().copied(), program);
@@ -269,7 +287,8 @@ impl<'p> LoomAnalysis<'p> {
             monitor.charge(payers.iter().copied(), clock.now().saturating_sub(t0));
             match outcome {
                 Outcome::Interrupted => {
-                    self.close_run(monitor);
+                    // Kept: the next partition may resume it.
+                    self.count_run(monitor);
                     return Report::default();
                 }
                 Outcome::Done => return self.fixed_point(monitor),
@@ -336,9 +355,18 @@ impl<'p> LoomAnalysis<'p> {
             .join(",");
         let t0 = clock.now();
         let t_check = std::time::Instant::now();
-        // A path check is not cut short by the properties' own budget: it
-        // may decide them, and the time it took is charged to them.
-        let check = self.check_error_path(&trace, &name, deadline);
+        // A path check may take what is left of its properties' own shares
+        // (the most any of them has), if the budget gives shares: one
+        // property's long check does not use up the others' time. It is
+        // charged to them.
+        let share = props
+            .iter()
+            .filter_map(|p| budget.property_left(*p, monitor))
+            .max();
+        let own = deadline.min(Deadline::in_cpu(share));
+        let armed = own.instant().map(crate::smt::interrupt::arm);
+        let check = self.check_error_path(&trace, &name, own);
+        drop(armed);
         if tracing() {
             self.trace_check(&check, &name, t_check);
         }
@@ -370,8 +398,16 @@ impl<'p> LoomAnalysis<'p> {
                 }
             }
             PathCheck::Unknown => {
-                // The solver ran out of time: the budget is spent.
                 self.close_run(monitor);
+                if !deadline.passed() {
+                    // Out of the properties' own time: they leave the
+                    // run, which goes on for the others.
+                    for p in props {
+                        self.partition.withdrawn.insert(p);
+                    }
+                    return None;
+                }
+                // The solver ran out of time: the budget is spent.
             }
             PathCheck::Infeasible(candidates) => {
                 self.cegar.refinements += 1;
@@ -499,6 +535,7 @@ impl<'p> LoomAnalysis<'p> {
             Deadline::NONE,
         );
         data.check_blocks = self.cegar.check_blocks;
+        data.share_abstractions(self.cegar.abstractions.clone());
         data.enc.modelled_functions.borrow_mut().extend(
             self.automata
                 .iter()
@@ -528,20 +565,54 @@ impl<'p> LoomAnalysis<'p> {
             data: Rc::new(self.cegar.predicates.clone()),
         };
         let reached = Reached::new(&cpa, e0, p0, WaitlistOrder::Priority);
-        CegarRun { cpa, reached }
+        CegarRun {
+            cpa,
+            reached,
+            counted: AbstractionStats::default(),
+        }
     }
 
     /// Collects the statistics of the current run before it is dropped.
     pub(super) fn close_run(&mut self, monitor: &mut Monitor<PropertyId>) {
-        if let Some(r) = self.cegar.run.take() {
-            self.count_states(r.reached.nodes.len());
-            self.work.predicates = self.cegar.predicates.len();
-            let a = r.cpa.data.abstraction_stats();
-            self.work.solver_calls += a.solver_calls;
-            self.work.solver_s += a.solver_time.as_secs_f64();
-            let counts = r.cpa.transitions_taken.borrow().clone();
-            self.report_transitions(&counts, monitor);
+        self.count_run(monitor);
+        self.cegar.run = None;
+    }
+
+    /// Counts what the current run did since it was last counted: its
+    /// states, solver work and transitions (reported to `monitor`).
+    pub(super) fn count_run(&mut self, monitor: &mut Monitor<PropertyId>) {
+        let most = self.open().iter().map(|p| monitor.usage(p).cpu).max();
+        self.partition.charged = self.partition.resumed + most.unwrap_or_default();
+        let Some(r) = self.cegar.run.as_mut() else {
+            return;
+        };
+        let states = r.reached.nodes.len();
+        let a = r.cpa.data.abstraction_stats();
+        let calls = a.solver_calls - r.counted.solver_calls;
+        let time = a.solver_time.saturating_sub(r.counted.solver_time);
+        r.counted = a;
+        let counts = r.cpa.transitions_taken.borrow().clone();
+        r.cpa.transitions_taken.borrow_mut().fill(0);
+        self.count_states(states);
+        self.work.predicates = self.cegar.predicates.len();
+        self.work.solver_calls += calls;
+        self.work.solver_s += time.as_secs_f64();
+        self.report_transitions(&counts, monitor);
+    }
+
+    /// Whether the next partition, of `enabled`, is what is still open of
+    /// the current one, whose run ran out of its budget: the run goes on
+    /// (the run of a property of its own that a joint run ended with is
+    /// that run, not a new one). Otherwise the run is dropped.
+    pub(super) fn resumes(&mut self, enabled: &PropertySet) -> bool {
+        let resumes = self.cegar.run.is_some()
+            && !self.partition.finished
+            && !self.options.partitions_stand_alone
+            && self.partition.open() == *enabled;
+        if !resumes {
+            self.cegar.run = None;
         }
+        resumes
     }
 }
 

@@ -55,6 +55,29 @@ pub struct SearchResult {
     /// The properties without a counterexample that the search did not
     /// finish with: its time ran out while it still looked for them.
     pub unfinished: PropertySet,
+    /// The properties without a counterexample for which a path the search
+    /// proposed was neither feasible nor infeasible (imprecise, or its
+    /// check ran out of time).
+    pub inconclusive: PropertySet,
+}
+
+impl SearchResult {
+    /// Whether a counterexample for `p` was found.
+    pub fn refutes(&self, p: PropertyId) -> bool {
+        self.counterexamples.iter().any(|(ps, _)| ps.contains(p))
+    }
+
+    /// Takes in the result of a search for `p` alone.
+    pub fn merge_alone(&mut self, p: PropertyId, alone: SearchResult) {
+        self.counterexamples.extend(alone.counterexamples);
+        self.states = self.states.max(alone.states);
+        self.transitions += alone.transitions;
+        self.paths_checked += alone.paths_checked;
+        self.unfinished.remove(p);
+        if alone.unfinished.contains(p) {
+            self.unfinished.insert(p);
+        }
+    }
 }
 
 /// An owned step of a path (woven operations are kept alive by the path).
@@ -120,6 +143,8 @@ pub fn search(
     cpu: Option<Duration>,
 ) -> SearchResult {
     let deadline = Deadline::after(thread_cpu_time(), cpu);
+    // Path checks end at the deadline, whatever their own limits.
+    let _armed = deadline.instant().map(crate::smt::interrupt::arm);
     let out = SearchResult::default();
     let enc = Encoder::new(program);
     enc.modelled_functions
@@ -252,7 +277,16 @@ impl<'p> Search<'_, 'p> {
             .collect::<Vec<_>>()
             .join(",");
         self.out.paths_checked += 1;
-        let check = concrete_check(&self.enc, self.program, &path, &name, self.deadline);
+        // One path's check may take the share of the time left of each
+        // property still looked for: a long path of one does not starve
+        // the others (nor the same property's search alone, later).
+        let share = self
+            .deadline
+            .remaining()
+            .map(|r| r / round.prec.enabled.len().max(1) as u32);
+        let deadline = self.deadline.min(Deadline::in_cpu(share));
+        let _armed = deadline.instant().map(crate::smt::interrupt::arm);
+        let check = concrete_check(&self.enc, self.program, &path, &name, deadline);
         if tracing() {
             let what = match &check {
                 PathCheck::Feasible(_) => "feasible".to_string(),
@@ -275,14 +309,18 @@ impl<'p> Search<'_, 'p> {
                 self.out.counterexamples.push((hit.clone(), cex));
                 hit
             }
-            _ => hit
-                .iter()
-                .filter(|p| {
-                    let n = round.checks.entry(*p).or_default();
-                    *n += 1;
-                    *n >= CHECKS_PER_ROUND
-                })
-                .collect(),
+            other => {
+                if !matches!(other, PathCheck::Infeasible(_)) {
+                    self.out.inconclusive = self.out.inconclusive.union(&hit);
+                }
+                hit.iter()
+                    .filter(|p| {
+                        let n = round.checks.entry(*p).or_default();
+                        *n += 1;
+                        *n >= CHECKS_PER_ROUND
+                    })
+                    .collect()
+            }
         };
         round.prec.enabled = round.prec.enabled.difference(&done);
     }

@@ -147,6 +147,7 @@ pub fn verify(
     let ids: BTreeSet<PropertyId> = loom.properties.iter().map(|p| p.id).collect();
     let options = LoomOptions {
         predicate_scope: limits.predicate_scope,
+        partitions_stand_alone: matches!(mode, Mode::Baseline),
         ..LoomOptions::default()
     };
     let mut analysis = LoomAnalysis::new(

@@ -118,6 +118,17 @@ impl PropertySet {
         s
     }
 
+    /// `self ∪ other`.
+    pub fn union(&self, other: &PropertySet) -> PropertySet {
+        let n = self.words.len().max(other.words.len());
+        let word = |v: &[u64], i: usize| v.get(i).copied().unwrap_or(0);
+        PropertySet {
+            words: (0..n)
+                .map(|i| word(&self.words, i) | word(&other.words, i))
+                .collect(),
+        }
+    }
+
     /// `self ⊆ other`.
     pub fn is_subset(&self, other: &PropertySet) -> bool {
         self.difference(other).is_empty()
@@ -167,6 +178,16 @@ impl FromIterator<PropertyId> for PropertySet {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_union_has_the_members_of_both_sets() {
+        let a: PropertySet = [PropertyId(1), PropertyId(70)].into_iter().collect();
+        let b: PropertySet = [PropertyId(2)].into_iter().collect();
+        let u = a.union(&b);
+        assert_eq!(u.len(), 3);
+        assert!(a.is_subset(&u) && b.is_subset(&u));
+        assert_eq!(b.union(&a), u);
+    }
 
     #[test]
     fn property_sets_are_canonical_bit_sets() {

@@ -4,7 +4,7 @@
 //! groups of predicates enumerated apart), with its cache, and entailment
 //! between regions.
 
-use std::cell::Cell;
+use std::cell::{Cell, RefCell};
 use std::rc::Rc;
 use std::time::Duration;
 
@@ -101,6 +101,75 @@ enum Enumerated {
 /// An abstraction query: the block formula and the instantiated predicates.
 type AbstractionQuery = (Bool, Vec<(u32, Bool)>);
 
+/// The abstractions computed so far, by query: shared by every run of the
+/// predicate analysis that holds a clone.
+///
+/// An abstraction is a function of its query alone (the formula and the
+/// predicates, each with the index its literals name), whatever run asks
+/// for it: a CEGAR run after a refinement, or the run of a later partition
+/// with the same predicates, finds the blocks its predecessors abstracted.
+/// A query that ran into its own limit ([`QUERY_TIMEOUT`],
+/// [`ABSTRACTION_TIMEOUT`]) is kept with its over-approximation; one that
+/// the run's deadline cut short is not, so that a later run with a budget
+/// of its own asks again.
+#[derive(Clone, Default)]
+pub struct AbstractionCache(Rc<RefCell<HashMap<AbstractionQuery, Option<Region>>>>);
+
+/// The query with the fresh symbols of `formula` and `preds` (inputs,
+/// havoc values: every symbol but the canonical ones) renamed, in the
+/// order a walk of the terms first meets them: the same block reached on
+/// another path or in another run, whose fresh symbols were numbered
+/// differently, gives the same key. The renaming is injective and its
+/// names are new, so the abstraction of the renamed query is the
+/// query's.
+fn canonical_query(formula: &Bool, preds: Vec<(u32, Bool)>) -> AbstractionQuery {
+    let mut seen: HashSet<Dynamic> = HashSet::default();
+    let mut fresh: Vec<Dynamic> = Vec::new();
+    let roots = std::iter::once(formula).chain(preds.iter().map(|(_, t)| t));
+    for root in roots {
+        let mut stack = vec![Dynamic::from_ast(root)];
+        while let Some(x) = stack.pop() {
+            if !x.is_app() || !seen.insert(x.clone()) {
+                continue;
+            }
+            if x.num_children() > 0 {
+                // Reversed, so that the first child is walked first.
+                stack.extend(x.children().into_iter().rev());
+            } else if x.decl().kind() == z3::DeclKind::UNINTERPRETED
+                && !crate::smt::Encoder::is_canonical_symbol(&x.decl().name())
+            {
+                fresh.push(x);
+            }
+        }
+    }
+    if fresh.is_empty() {
+        return (formula.clone(), preds);
+    }
+    let renamed: Vec<Dynamic> = fresh
+        .iter()
+        .enumerate()
+        .map(|(i, x)| Dynamic::new_const(format!("canon!{i}"), &x.get_sort()))
+        .collect();
+    let pairs: Vec<(&Dynamic, &Dynamic)> = fresh.iter().zip(&renamed).collect();
+    (
+        formula.substitute(&pairs),
+        preds
+            .into_iter()
+            .map(|(i, t)| (i, t.substitute(&pairs)))
+            .collect(),
+    )
+}
+
+impl AbstractionCache {
+    fn get(&self, key: &AbstractionQuery) -> Option<Option<Region>> {
+        self.0.borrow().get(key).cloned()
+    }
+
+    fn insert(&self, key: AbstractionQuery, r: Option<Region>) {
+        self.0.borrow_mut().insert(key, r);
+    }
+}
+
 /// A query that takes longer is given up: the abstraction computed so far
 /// becomes `true` for its predicates (an over-approximation).
 const QUERY_TIMEOUT: Duration = Duration::from_secs(2);
@@ -113,13 +182,16 @@ const ABSTRACTION_TIMEOUT: Duration = Duration::from_secs(4);
 pub struct Abstractor {
     solver: Solver,
     limit: crate::smt::QueryLimit,
-    cache: HashMap<AbstractionQuery, Option<Region>>,
+    cache: AbstractionCache,
     entail_cache: HashMap<(Rc<Region>, Rc<Region>), bool>,
     pub stats: Cell<AbstractionStats>,
     /// When queries give up.
     pub(crate) deadline: Deadline,
     /// The same for the abstraction being computed.
     abstraction_deadline: Cell<Deadline>,
+    /// Whether a query of the abstraction being computed gave up at
+    /// [`Abstractor::deadline`] rather than at its own limit.
+    cut_short: Cell<bool>,
 }
 
 impl Abstractor {
@@ -127,12 +199,18 @@ impl Abstractor {
         Abstractor {
             solver: crate::smt::incremental_solver(),
             limit: crate::smt::QueryLimit::default(),
-            cache: HashMap::default(),
+            cache: AbstractionCache::default(),
             entail_cache: HashMap::default(),
             stats: Cell::new(AbstractionStats::default()),
             deadline,
             abstraction_deadline: Cell::new(Deadline::NONE),
+            cut_short: Cell::new(false),
         }
+    }
+
+    /// Computes abstractions into (and looks them up in) `cache`.
+    pub fn share_cache(&mut self, cache: AbstractionCache) {
+        self.cache = cache;
     }
 
     /// The time a query may take: [`QUERY_TIMEOUT`] within the deadlines.
@@ -168,6 +246,9 @@ impl Abstractor {
         // bounds the query too.
         let _armed = crate::smt::interrupt::arm(t + left);
         let r = crate::smt::interrupt::checking(check);
+        if r == SatResult::Unknown && self.deadline.passed() {
+            self.cut_short.set(true);
+        }
         if crate::util::tracing() {
             let spent = thread_cpu_time().saturating_sub(t);
             if spent > Duration::from_millis(500) {
@@ -203,21 +284,21 @@ impl Abstractor {
             // path check and refined).
             return Some(Region::top());
         }
-        let key = (formula.clone(), preds);
+        let key = canonical_query(formula, preds.clone());
         if let Some(r) = self.cache.get(&key) {
             let mut s = self.stats.get();
             s.cache_hits += 1;
             self.stats.set(s);
-            return r.clone();
+            return r;
         }
         let mut s = self.stats.get();
         s.abstractions += 1;
         self.stats.set(s);
-        let preds = &key.1;
         let t = thread_cpu_time();
         self.abstraction_deadline
             .set(Deadline::at(t + ABSTRACTION_TIMEOUT));
-        let r = self.split_abstraction(formula, preds);
+        self.cut_short.set(false);
+        let r = self.split_abstraction(formula, &preds);
         self.abstraction_deadline.set(Deadline::NONE);
         if crate::util::tracing() {
             let d = thread_cpu_time().saturating_sub(t);
@@ -230,7 +311,9 @@ impl Abstractor {
                 );
             }
         }
-        self.cache.insert(key, r.clone());
+        if !self.cut_short.get() {
+            self.cache.insert(key, r.clone());
+        }
         r
     }
 
@@ -513,6 +596,43 @@ mod tests {
         assert_eq!(r.cubes, vec![vec![(0, true), (1, true)]]);
         let unsat = Bool::and(&[formula.clone(), x.eq(BV::from_u64(0, 32))]);
         assert_eq!(abs.abstraction(&unsat, preds, false), None);
+    }
+
+    #[test]
+    fn a_run_sharing_the_cache_finds_a_block_abstracted_with_other_fresh_symbols() {
+        let v = BV::new_const("v3", 32);
+        let block = |input: &str| {
+            let nd = BV::new_const(input, 32);
+            Bool::and(&[nd.bvugt(BV::from_u64(5, 32)), v.eq(&nd)])
+        };
+        let preds = vec![(0, v.bvugt(BV::from_u64(3, 32)))];
+        let cache = AbstractionCache::default();
+        let mut first = Abstractor::new(Deadline::NONE);
+        first.share_cache(cache.clone());
+        let r = first.abstraction(&block("nd7"), preds.clone(), false);
+        assert_eq!(first.stats.get().abstractions, 1);
+        // Another run numbered its inputs differently: the same query.
+        let mut second = Abstractor::new(Deadline::NONE);
+        second.share_cache(cache.clone());
+        assert_eq!(second.abstraction(&block("nd42"), preds.clone(), false), r);
+        assert_eq!(second.stats.get().cache_hits, 1);
+        // A canonical symbol in place of the input is another query.
+        second.abstraction(&block("v9"), preds, false);
+        assert_eq!(second.stats.get().abstractions, 1);
+    }
+
+    #[test]
+    fn canonical_keys_rename_fresh_symbols_and_keep_canonical_ones() {
+        let c = |n: u64| BV::from_u64(n, 32);
+        // `a < b`, with the predicate over `a` or over `b`.
+        let q = |a: &str, b: &str, over_a: bool| {
+            let (x, y) = (BV::new_const(a, 32), BV::new_const(b, 32));
+            let p = if over_a { x.eq(c(1)) } else { y.eq(c(1)) };
+            canonical_query(&x.bvult(&y), vec![(0, p)])
+        };
+        assert!(q("nd1", "hv2", true) == q("nd5", "hv9", true));
+        assert!(q("nd1", "hv2", true) != q("nd1", "hv2", false));
+        assert!(q("v1", "nd2", true) != q("v3", "nd2", true));
     }
 
     #[test]

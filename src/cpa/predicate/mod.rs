@@ -169,6 +169,12 @@ impl<'p> PredicateCpa<'p> {
         n
     }
 
+    /// Computes abstractions into (and looks them up in) `cache`, which
+    /// other runs may share.
+    pub fn share_abstractions(&mut self, cache: abstraction::AbstractionCache) {
+        self.abstractor.get_mut().share_cache(cache);
+    }
+
     /// When solver queries give up.
     pub fn set_deadline(&self, deadline: Deadline) {
         self.abstractor.borrow_mut().deadline = deadline;
