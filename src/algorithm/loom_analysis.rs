@@ -8,18 +8,21 @@
 //!    the LOOM composite with the explicit-value analysis explores the state
 //!    space continuing after targets. If it reaches its fixed point, every
 //!    enabled property whose error state it never reached is proved
-//!    ([`RunReport::proven`](crate::algorithm::sdc::RunReport::proven)); reached ones stay open. For error labels, a
-//!    search under explicit values without merging ([`value_search`], a
-//!    tenth of the remaining budget, once per property) proposes concrete
-//!    error paths; one that the exact re-execution confirms is a
-//!    counterexample.
+//!    ([`RunReport::proven`](crate::algorithm::sdc::RunReport::proven)); reached ones stay open. For the
+//!    errors it reached, a search under explicit values without merging
+//!    ([`value_search`], a tenth of what the properties it looks for would
+//!    have had alone, once per property; the properties a joint search
+//!    leaves undecided are searched alone) proposes concrete error paths;
+//!    one that the exact re-execution confirms is a counterexample.
 //! 2. CEGAR over the LOOM composite with the predicate analysis
 //!    ([`super::cegar`]): counterexamples, refinements counted per property
 //!    in the monitor, properties withdrawn by `exceeds` (the S2 rule).
 //!
 //! Across partitions the analysis keeps the predicates each property's
-//! refinements found and the partitions whose exploration hit the state
-//! limit.
+//! refinements found, the abstractions computed (unless partitions stand
+//! alone, as `baseline`'s do), the partitions whose exploration hit the
+//! state limit, and a run that ran out of budget, which a next partition
+//! of exactly its open properties resumes.
 //!
 //! TRUE needs a fixed point in which every step over-approximated the
 //! program; otherwise the open properties are given up with the reason.
@@ -54,9 +57,10 @@ fn explicit_budget(remaining: Duration) -> Duration {
         .max(EXPLICIT_MIN.min(remaining / 2))
 }
 
-/// Share of the remaining budget for the search of concrete error paths
-/// under explicit values, when the explicit stage reached an error (the
-/// paths it confirms take a fraction of a second; CEGAR needs the rest).
+/// Share of the remaining pool of the properties searched for, for the
+/// search of concrete error paths under explicit values, when the explicit
+/// stage reached their errors (the paths it confirms take a fraction of a
+/// second; CEGAR needs the rest).
 const VALUE_SEARCH_SHARE: f64 = 0.1;
 
 /// States of the explicit-value exploration before it stops.
