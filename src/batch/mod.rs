@@ -12,12 +12,14 @@
 //!   recovery, `flock`) and the result line of a task.
 //! * [`runner`]: the worker threads; [`progress`]: bar or plain lines.
 //! * [`summary`]: per-set and per-rule tables, scores, resources, the
-//!   slowest and the wrong verdicts.
+//!   slowest and the wrong verdicts; [`html`]: the same as an HTML report
+//!   with a page per FALSE result (`mpv report --html`).
 //! * [`array`]: a batch split into the chunks of a job array in a shared
 //!   directory, the chunks' results merged; [`slurm`]: submitting it as a
 //!   Slurm job array (`sbatch`, `squeue`).
 
 pub mod array;
+pub mod html;
 pub mod isolate;
 pub mod manifest;
 pub mod progress;

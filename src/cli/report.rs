@@ -4,9 +4,9 @@
 use std::path::PathBuf;
 use std::process::ExitCode;
 
+use crate::batch::html;
 use crate::batch::{results, summary};
 use crate::eval::{svg, Comparison};
-use crate::report::html;
 use crate::{Error, Result};
 
 #[derive(Clone, Copy, clap::ValueEnum)]

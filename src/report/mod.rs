@@ -1,7 +1,4 @@
-//! Per-property results and the JSON output of `mpv verify` (schema in README.md);
-//! [`html`]: the HTML report of a batch (`mpv report --html`).
-
-pub mod html;
+//! Per-property results and the JSON output of `mpv verify` (schema in README.md).
 
 use serde::{Deserialize, Serialize};
 
