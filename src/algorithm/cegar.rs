@@ -400,8 +400,9 @@ impl<'p> LoomAnalysis<'p> {
             PathCheck::Unknown => {
                 self.close_run(monitor);
                 if !deadline.passed() {
-                    // Out of the properties' own time: they leave the
-                    // run, which goes on for the others.
+                    // The check gave up before the run's deadline (at its
+                    // properties' own share): they leave the run, which
+                    // goes on for the others.
                     for p in props {
                         self.partition.withdrawn.insert(p);
                     }
@@ -603,16 +604,12 @@ impl<'p> LoomAnalysis<'p> {
     /// Whether the next partition, of `enabled`, is what is still open of
     /// the current one, whose run ran out of its budget: the run goes on
     /// (the run of a property of its own that a joint run ended with is
-    /// that run, not a new one). Otherwise the run is dropped.
-    pub(super) fn resumes(&mut self, enabled: &PropertySet) -> bool {
-        let resumes = self.cegar.run.is_some()
+    /// that run, not a new one).
+    pub(super) fn resumes(&self, enabled: &PropertySet) -> bool {
+        self.cegar.run.is_some()
             && !self.partition.finished
             && !self.options.partitions_stand_alone
-            && self.partition.open() == *enabled;
-        if !resumes {
-            self.cegar.run = None;
-        }
-        resumes
+            && self.partition.open() == *enabled
     }
 }
 

@@ -413,18 +413,14 @@ impl<'p> LoomAnalysis<'p> {
                 cpu,
             )
         };
-        let joint = if hit.len() > 1 {
-            cpu.map(|c| c / 2)
-        } else {
-            cpu
-        };
-        let mut found = search(&hit, joint);
+        let several = hit.len() > 1;
+        let mut found = search(&hit, if several { cpu.map(|c| c / 2) } else { cpu });
         // The joint search follows the product of the automata, and its
         // first path to one property's error may be a long one that no
         // check decides. Each property it left undecided that way is
         // searched alone, as in a run of its own, with a share of the time
         // left (the joint search has half of the search's time).
-        if hit.len() > 1 {
+        if several {
             let alone: Vec<PropertyId> = found
                 .unfinished
                 .union(&found.inconclusive)
@@ -432,10 +428,8 @@ impl<'p> LoomAnalysis<'p> {
                 .filter(|p| !found.refutes(*p))
                 .collect();
             for (i, &p) in alone.iter().enumerate() {
-                let share = deadline.remaining().map(|r| r / (alone.len() - i) as u32);
-                let mut one = PropertySet::new();
-                one.insert(p);
-                let r = search(&one, share);
+                let its_part = deadline.remaining().map(|r| r / (alone.len() - i) as u32);
+                let r = search(&[p].into_iter().collect(), its_part);
                 found.merge_alone(p, r);
             }
         }
