@@ -86,6 +86,16 @@ impl VerifySettings {
         }
     }
 
+    /// The same settings with the phase budget scaled to `properties`
+    /// properties (unless the user fixed it).
+    fn for_properties(&self, properties: usize) -> Self {
+        let mut s = self.clone();
+        if let (None, Some(t)) = (self.phase_budget, self.cpu) {
+            s.config.phase_budget = StrategyConfig::scaled(t, properties).phase_budget;
+        }
+        s
+    }
+
     /// The same settings for a time limit of `cpu` and `properties`
     /// properties.
     pub fn with_limit(&self, cpu: Duration, properties: usize) -> Self {
@@ -128,9 +138,10 @@ pub fn automaton_property(b: &BoundAutomaton, automaton: usize, property: usize)
 /// One result per property of `props` (in order). Rule properties refer to
 /// `automata` (bound to `program`).
 ///
-/// The steps: every property's result starts UNKNOWN with its syntactic
-/// relevance; the LOOM analysis checks the properties it can (SDC under
-/// `mode`'s strategy, or `baseline`); properties whose error path needs a
+/// The steps: every property's result starts with its syntactic relevance,
+/// TRUE if no step of the program can drive it towards its error, else
+/// UNKNOWN; the LOOM analysis checks the others it can (SDC under `mode`'s
+/// strategy, or `baseline`); properties whose error path needs a
 /// step LDV's assumptions rule out get the analysis once more under them
 /// ([`ldv_phase`]); label properties it gave up get symbolic execution
 /// ([`symexec_phase`]).
@@ -144,6 +155,8 @@ pub fn verify(
     let t0 = thread_cpu_time();
     let mut results = initial_results(program, automata, props);
     let loom = LoomProperties::of(props, &mut results);
+    // The properties decided without analysis take no share of the time.
+    let limits = &limits.for_properties(loom.properties.len());
     let ids: BTreeSet<PropertyId> = loom.properties.iter().map(|p| p.id).collect();
     let options = LoomOptions {
         predicate_scope: limits.predicate_scope,
@@ -224,26 +237,54 @@ fn initial_results(
         .iter()
         .map(|b| relevance::automaton_relevance(program, &b.automaton))
         .collect();
+    let rule_vacuous: Vec<_> = automata
+        .iter()
+        .map(|b| relevance::automaton_vacuous(program, &b.automaton))
+        .collect();
     props
         .iter()
-        .map(|p| PropertyResult {
-            id: p.id.clone(),
-            verdict: Verdict::Unknown,
-            reason: None,
-            relevant: match &p.goal {
+        .map(|p| {
+            let (relevant, vacuous) = match &p.goal {
                 Goal::Rule {
                     automaton,
                     property,
-                } => rule_relevance[*automaton].contains(PropertyId(*property as u32)),
-                _ => relevance::is_relevant(program, p),
-            },
-            cpu_s: 0.0,
-            counterexample: None,
-            message: None,
-            witnesses: Vec::new(),
+                } => {
+                    let id = PropertyId(*property as u32);
+                    (
+                        rule_relevance[*automaton].contains(id),
+                        rule_vacuous[*automaton].contains(id),
+                    )
+                }
+                // A label no edge enters is unreachable. (A call property
+                // may be reached through a function pointer: analysed.)
+                Goal::Label(_) => {
+                    let relevant = relevance::is_relevant(program, p);
+                    (relevant, !relevant)
+                }
+                _ => (relevance::is_relevant(program, p), false),
+            };
+            PropertyResult {
+                id: p.id.clone(),
+                verdict: if vacuous {
+                    Verdict::True
+                } else {
+                    Verdict::Unknown
+                },
+                reason: vacuous.then(|| VACUOUS.to_string()),
+                relevant,
+                cpu_s: 0.0,
+                counterexample: None,
+                message: None,
+                witnesses: Vec::new(),
+            }
         })
         .collect()
 }
+
+/// The reason of a property no step of the program can drive towards its
+/// error ([`relevance::automaton_vacuous`]).
+const VACUOUS: &str =
+    "no step of the program can take its automaton to an error state (syntactic check)";
 
 /// The properties the LOOM analysis checks.
 struct LoomProperties {
@@ -265,6 +306,9 @@ impl LoomProperties {
             names: Vec::new(),
         };
         for (i, p) in props.iter().enumerate() {
+            if results[i].verdict == Verdict::True {
+                continue;
+            }
             let Some(goal) = LoomGoal::of(&p.goal) else {
                 results[i].reason = Some(format!(
                     "`{}` is checked as an automaton: bind `spec::prp::call_automaton` of it",
