@@ -255,13 +255,10 @@ fn initial_results(
                         rule_vacuous[*automaton].contains(id),
                     )
                 }
-                // A label no edge enters is unreachable. (A call property
-                // may be reached through a function pointer: analysed.)
-                Goal::Label(_) => {
-                    let relevant = relevance::is_relevant(program, p);
-                    (relevant, !relevant)
-                }
-                _ => (relevance::is_relevant(program, p), false),
+                _ => (
+                    relevance::is_relevant(program, p),
+                    relevance::is_vacuous(program, p),
+                ),
             };
             PropertyResult {
                 id: p.id.clone(),

@@ -147,24 +147,26 @@ pub fn run(cmd: SpecCommand) -> Result<ExitCode> {
                 } else {
                     String::new()
                 };
+                let word = |relevant: bool, vacuous: bool| match (relevant, vacuous) {
+                    (_, true) => "vacuous (TRUE)",
+                    (true, false) => "relevant",
+                    (false, false) => "irrelevant",
+                };
                 for a in &l.automata {
                     let rel = relevance::automaton_relevance(&program, a);
+                    let vac = relevance::automaton_vacuous(&program, a);
                     for (i, p) in a.properties.iter().enumerate() {
-                        let r = rel.contains(crate::spec::PropertyId(i as u32));
-                        println!(
-                            "{prefix}{:<28} {}",
-                            p.id,
-                            if r { "relevant" } else { "irrelevant" }
-                        );
+                        let id = crate::spec::PropertyId(i as u32);
+                        let w = word(rel.contains(id), vac.contains(id));
+                        println!("{prefix}{:<28} {w}", p.id);
                     }
                 }
                 for p in &l.prp {
-                    let r = relevance::is_relevant(&program, p);
-                    println!(
-                        "{prefix}{:<28} {}",
-                        p.id,
-                        if r { "relevant" } else { "irrelevant" }
+                    let w = word(
+                        relevance::is_relevant(&program, p),
+                        relevance::is_vacuous(&program, p),
                     );
+                    println!("{prefix}{:<28} {w}", p.id);
                 }
             }
         }

@@ -74,3 +74,36 @@ fn rules_bind_step_and_are_relevant_where_ldv_finds_violations() {
         }
     }
 }
+
+/// Every `multi.tsv` module with a rule LDV finds violated: that rule is
+/// not vacuous there (a vacuous property is reported TRUE unanalysed).
+#[test]
+fn no_rule_ldv_finds_violated_is_vacuous() {
+    let dir = common::corpus_dir();
+    let rows = common::manifest("multi.tsv");
+    let header = ["08_1a", "32_1", "32_7a", "39_7a", "43_1a", "68_1"];
+    let rules = library::bundled().unwrap();
+    let mut checked = 0;
+    for row in &rows {
+        let violated: Vec<&str> = header
+            .iter()
+            .enumerate()
+            .filter(|(i, _)| row.get(2 + i).is_some_and(|v| v == "false"))
+            .map(|(_, r)| *r)
+            .collect();
+        if violated.is_empty() {
+            continue;
+        }
+        let p = parse_file(&dir.join(&row[1]), &FrontendOptions::default()).unwrap();
+        for rule in violated {
+            let a = rules.iter().find(|a| a.properties[0].id == rule).unwrap();
+            assert!(
+                !relevance::automaton_vacuous(&p, a).contains(PropertyId(0)),
+                "{}: LDV finds {rule} violated, but it is vacuous",
+                row[0]
+            );
+            checked += 1;
+        }
+    }
+    assert!(checked >= 20, "the violations of multi.tsv are there");
+}
