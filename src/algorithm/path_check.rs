@@ -19,8 +19,6 @@
 //! through `copy_from_user` that is still imprecise once more with user
 //! input (the copy succeeds with fresh bytes).
 
-use std::time::Duration;
-
 use z3::ast::{Ast, Bool, Dynamic, BV};
 use z3::{SatResult, Solver};
 
@@ -754,7 +752,7 @@ fn trace_infeasibility(conditions: &[Bool], steps: &[usize], path: &[Transition]
     for (l, c) in literals.iter().zip(conditions) {
         solver.assert(l.implies(c));
     }
-    let params = crate::smt::query_limit(Duration::from_secs(2));
+    let params = crate::smt::work_limit(crate::smt::work::units_of_ms(2_000));
     let Some(core) = minimal_core(&solver, params, &literals).1 else {
         return;
     };
@@ -780,7 +778,8 @@ fn trace_infeasibility(conditions: &[Bool], steps: &[usize], path: &[Transition]
 /// iff `φ(M(x), m, h)` implies `φ(M(x), m, h')` for all `m`, `h`, `h'`. The
 /// model satisfies `φ(M(x), M(m), M(h))`, so then `φ(M(x), M(m), h')` holds
 /// for the real values `h'` too. Only the conditions that mention a havoc
-/// symbol need negating. At most [`HAVOC_CHECK_LIMIT`] of CPU time.
+/// symbol need negating. At most [`HAVOC_CHECK_LIMIT`] of work, and not
+/// past `deadline`.
 /// `scan` may already know terms (the path's access addresses, which
 /// share the conditions' memory store chains) and learns the conditions';
 /// the constants of all of them are the ones fixed or copied.
@@ -791,9 +790,8 @@ fn independent_of_havoc(
     scan: &mut crate::smt::HavocScan,
 ) -> SatResult {
     let solver = Solver::new();
-    let limit = deadline.remaining_within(HAVOC_CHECK_LIMIT);
-    solver.set_params(&crate::smt::query_limit(limit));
-    let _armed = crate::smt::interrupt::arm(thread_cpu_time() + limit);
+    solver.set_params(&crate::smt::work_limit(HAVOC_CHECK_LIMIT));
+    let _armed = deadline.instant().map(crate::smt::interrupt::arm);
     let mut dependent: Vec<Bool> = Vec::new();
     for c in conditions {
         if scan.mentions_havoc(&Dynamic::from_ast(c)) {
@@ -839,8 +837,8 @@ const MAX_RELAXATIONS: usize = 16;
 /// at before it gives deferral up.
 const MAX_READ_ROUNDS: usize = 256;
 
-/// CPU time the havoc check of one path may take.
-const HAVOC_CHECK_LIMIT: Duration = Duration::from_secs(1);
+/// The work the havoc check of one path may do.
+const HAVOC_CHECK_LIMIT: u64 = crate::smt::work::units_of_ms(1_000);
 
 /// How often an exact path check looks for a model whose memory accesses
 /// are consistent byte by byte.

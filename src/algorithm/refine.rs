@@ -22,8 +22,6 @@
 //! for them; with the full conditions as the fallback (`all_predicates`)
 //! when the focused predicates bring nothing new.
 
-use std::time::Duration;
-
 use crate::hash::{HashMap, HashSet};
 use z3::ast::{Ast, Bool, Dynamic};
 use z3::{DeclKind, SatResult};
@@ -34,12 +32,13 @@ use crate::cpa::predicate::trace::{
     abstraction_points, execute, Conditions, Key, Trace, TraceNode,
 };
 use crate::smt::interrupt::simplified;
+use crate::smt::work::{units_of_ms, WorkBudget};
 use crate::smt::Encoder;
 use crate::util::{thread_cpu_time, tracing, Deadline};
 
-/// CPU time one refinement may spend on the suffixes of a path (the one
+/// The work one refinement may spend on the suffixes of a path (the one
 /// nearest the target is always done).
-const REFINEMENT_BUDGET: Duration = Duration::from_secs(5);
+const REFINEMENT_WORK: u64 = units_of_ms(5_000);
 
 /// At most this many abstraction points (the last ones) are refined.
 const MAX_REFINED_POINTS: usize = 400;
@@ -54,7 +53,7 @@ pub fn candidates(
     target: &Trace,
     deadline: Deadline,
 ) -> Vec<(Option<LocId>, Bool)> {
-    let focused = needed_conditions(enc, p, target, deadline)
+    let focused = needed_conditions(enc, p, target)
         .map(|core| predicates(enc, p, target, deadline, Conditions::Only(&core)))
         .filter(|preds| !preds.is_empty());
     focused.unwrap_or_else(|| predicates(enc, p, target, deadline, Conditions::All))
@@ -64,12 +63,7 @@ pub fn candidates(
 /// infeasibility needs: an unsat core over one tracking literal per
 /// condition ([`minimal_core`], or [`core_by_checks`] if that check is
 /// undecided). `None` if neither finds one in time.
-fn needed_conditions(
-    enc: &Encoder,
-    p: &Program,
-    target: &Trace,
-    deadline: Deadline,
-) -> Option<HashSet<Key>> {
+fn needed_conditions(enc: &Encoder, p: &Program, target: &Trace) -> Option<HashSet<Key>> {
     let t0 = thread_cpu_time();
     let exec = execute(enc, p, target, None, Conditions::Tracked);
     let solver = crate::smt::incremental_solver();
@@ -77,15 +71,13 @@ fn needed_conditions(
     let t_exec = thread_cpu_time() - t0;
     // With tracking literals Z3 may take seconds where the plain check took
     // milliseconds; past the limit, refinement considers every condition.
-    let limit = deadline.remaining_within(NEEDED_CONDITIONS_LIMIT);
-    let params = crate::smt::query_limit(limit);
+    let params = crate::smt::work_limit(NEEDED_CONDITIONS_LIMIT);
     let literals: Vec<Bool> = exec.tracks.iter().map(|(_, t)| t.clone()).collect();
     let (mut result, mut core) = minimal_core(&solver, params, &literals);
     if result == SatResult::Unknown {
         // The plain check found the path infeasible: checks with the
         // literals asserted may decide where assumptions did not.
-        let budget = deadline.remaining_within(CORE_BY_CHECKS_LIMIT);
-        core = core_by_checks(&exec.guard, &literals, budget);
+        core = core_by_checks(&exec.guard, &literals, CORE_BY_CHECKS_LIMIT);
         if core.is_some() {
             result = SatResult::Unsat;
         }
@@ -108,12 +100,12 @@ fn needed_conditions(
     core
 }
 
-/// The effort finding the conditions an infeasible path needs may take.
-const NEEDED_CONDITIONS_LIMIT: Duration = Duration::from_secs(2);
+/// The work finding the conditions an infeasible path needs may do.
+const NEEDED_CONDITIONS_LIMIT: u64 = units_of_ms(2_000);
 
-/// The effort finding them by checks with asserted literals may take, when
-/// the check under assumptions was undecided.
-const CORE_BY_CHECKS_LIMIT: Duration = Duration::from_secs(8);
+/// The work finding them by checks with asserted literals may do, when the
+/// check under assumptions was undecided.
+const CORE_BY_CHECKS_LIMIT: u64 = units_of_ms(8_000);
 
 /// The candidate predicates of an infeasible abstract error path with
 /// every condition considered, not only those its infeasibility needs
@@ -130,7 +122,7 @@ pub fn all_predicates(
 /// Atoms of the suffix preconditions at the abstraction points of the path
 /// (with the step conditions `conditions` selects), each with its point's
 /// location. Abstraction points are processed from the target backwards
-/// until [`REFINEMENT_BUDGET`] or the deadline is used up.
+/// until [`REFINEMENT_WORK`] or the deadline is used up.
 ///
 /// The precondition of a point is its block's condition and the next
 /// point's precondition carried back through the block (a weakest
@@ -144,8 +136,7 @@ fn predicates(
     deadline: Deadline,
     conditions: Conditions,
 ) -> Vec<(Option<LocId>, Bool)> {
-    let started = thread_cpu_time();
-    let stop = deadline.min(Deadline::at(started + REFINEMENT_BUDGET));
+    let budget = WorkBudget::of(REFINEMENT_WORK);
     let points = abstraction_points(target);
     let skip = points.len().saturating_sub(MAX_REFINED_POINTS);
     let mut out = Vec::new();
@@ -155,7 +146,7 @@ fn predicates(
     // The precondition of the point after the current one.
     let mut later: Option<Bool> = None;
     for (i, point) in points.iter().enumerate().skip(skip).rev() {
-        if stop.passed() && !out.is_empty() {
+        if (budget.passed() || deadline.passed()) && !out.is_empty() {
             break;
         }
         let at = match &**point {

@@ -14,10 +14,8 @@
 //!   needed, and checks of few conditions (often satisfiable) are the
 //!   slow ones, so this is the fallback, not the first way.
 
-use std::time::Duration;
-
-use crate::algorithm::sdc::thread_cpu_time;
 use crate::hash::HashMap;
+use crate::smt::work::{units_of_ms, WorkBudget};
 use z3::ast::Bool;
 use z3::{SatResult, Solver};
 
@@ -26,7 +24,7 @@ use z3::{SatResult, Solver};
 /// `Unsat`, the indices of the literals in the core.
 ///
 /// The core Z3 reports is minimised by deletion: a literal goes if the
-/// others are still unsatisfiable within [`CORE_MINIMIZATION`] (Z3's own
+/// others are still unsatisfiable within [`CORE_MINIMIZATION`] work (Z3's own
 /// `core.minimize` runs when the core is read, with no limit, and took
 /// seconds for checks of milliseconds). Cores of more than
 /// [`MAX_MINIMIZED_CORE`] literals are left as they are.
@@ -49,7 +47,7 @@ pub fn minimal_core(
     if core.len() <= 1 || core.len() > MAX_MINIMIZED_CORE {
         return (result, Some(core));
     }
-    solver.set_params(&crate::smt::query_limit(CORE_MINIMIZATION));
+    solver.set_params(&crate::smt::work_limit(CORE_MINIMIZATION));
     let mut k = 0;
     while k < core.len() && core.len() > 1 {
         let others: Vec<Bool> = core
@@ -71,20 +69,20 @@ pub fn minimal_core(
 /// The largest unsat core [`minimal_core`] minimises.
 const MAX_MINIMIZED_CORE: usize = 16;
 
-/// The effort one check of the core minimisation may take.
-const CORE_MINIMIZATION: Duration = Duration::from_millis(200);
+/// The work one check of the core minimisation may do.
+const CORE_MINIMIZATION: u64 = units_of_ms(200);
 
 /// An unsat core of `guard` under the tracking `literals`, found by checks
 /// of `guard` with subsets of the literals asserted (QuickXplain: about
 /// 2k·log(n/k) checks for a core of k of n literals). `guard` must be
 /// unsatisfiable with all of them. The core is minimal if every check is
 /// decided; a check left undecided keeps literals in it. `None` if the
-/// checks together would take more than `budget` of CPU time.
-pub fn core_by_checks(guard: &Bool, literals: &[Bool], budget: Duration) -> Option<Vec<usize>> {
+/// checks together would need more than `budget` units of work.
+pub fn core_by_checks(guard: &Bool, literals: &[Bool], budget: u64) -> Option<Vec<usize>> {
     let checks = SubsetChecks {
         guard,
         literals,
-        deadline: thread_cpu_time() + budget,
+        budget: WorkBudget::of(budget),
     };
     let all: Vec<usize> = (0..literals.len()).collect();
     let mut core = quick_xplain(&checks, &mut Vec::new(), false, &all)?;
@@ -93,24 +91,26 @@ pub fn core_by_checks(guard: &Bool, literals: &[Bool], budget: Duration) -> Opti
 }
 
 /// Checks of the guard with subsets of the literals asserted, each in a
-/// fresh solver, all before one deadline.
+/// fresh solver, all within one budget of work.
 struct SubsetChecks<'a> {
     guard: &'a Bool,
     literals: &'a [Bool],
-    deadline: Duration,
+    budget: WorkBudget,
 }
 
 impl SubsetChecks<'_> {
     /// Whether the guard is unsatisfiable with the literals of `subset`
     /// (undecided within [`SUBSET_CHECK_LIMIT`]: taken as satisfiable, which
     /// keeps literals in the core and so only costs minimality); `None`
-    /// once the deadline has passed.
+    /// once the budget is used up.
     fn unsat(&self, subset: &[usize]) -> Option<bool> {
-        let now = thread_cpu_time();
-        if now >= self.deadline {
+        if self.budget.passed() {
             return None;
         }
-        let solver = crate::smt::solver_until(Some(self.deadline.min(now + SUBSET_CHECK_LIMIT)));
+        let solver = Solver::new();
+        solver.set_params(&crate::smt::work_limit(
+            self.budget.left_within(SUBSET_CHECK_LIMIT),
+        ));
         solver.assert(self.guard);
         for &i in subset {
             solver.assert(&self.literals[i]);
@@ -119,10 +119,10 @@ impl SubsetChecks<'_> {
     }
 }
 
-/// The effort one check of [`core_by_checks`] may take. Subsets with few
+/// The work one check of [`core_by_checks`] may do. Subsets with few
 /// literals are often satisfiable, and a model of a long path can take Z3
 /// much longer than the proof that all conditions contradict each other.
-const SUBSET_CHECK_LIMIT: Duration = Duration::from_millis(300);
+const SUBSET_CHECK_LIMIT: u64 = units_of_ms(300);
 
 /// QuickXplain: a subset of `candidates` that is unsatisfiable together
 /// with `background` (which `added` says has grown since the last check),
@@ -182,7 +182,7 @@ mod tests {
     #[test]
     fn checks_with_asserted_literals_find_a_minimal_core() {
         let (guard, literals) = tracked();
-        let core = core_by_checks(&guard, &literals, Duration::from_secs(10));
+        let core = core_by_checks(&guard, &literals, units_of_ms(10_000));
         assert_eq!(core, Some(vec![2, 4]));
     }
 
@@ -200,13 +200,13 @@ mod tests {
             parts.push(t.implies(&c));
         }
         let refs: Vec<&Bool> = parts.iter().collect();
-        let core = core_by_checks(&Bool::and(&refs), &t, Duration::from_secs(10));
+        let core = core_by_checks(&Bool::and(&refs), &t, units_of_ms(10_000));
         assert_eq!(core, Some(vec![4]));
     }
 
     #[test]
-    fn no_core_without_time() {
+    fn no_core_without_work() {
         let (guard, literals) = tracked();
-        assert_eq!(core_by_checks(&guard, &literals, Duration::ZERO), None);
+        assert_eq!(core_by_checks(&guard, &literals, 0), None);
     }
 }

@@ -28,9 +28,9 @@ use crate::smt::Encoder;
 
 use super::WovenOp;
 
-/// CPU time one consistency query may take; a query that runs out is
-/// taken as consistent (nothing is dropped).
-const QUERY_BUDGET: std::time::Duration = std::time::Duration::from_millis(200);
+/// The work one consistency query may do; a query that runs out is taken
+/// as consistent (nothing is dropped).
+const QUERY_WORK: u64 = crate::smt::work::units_of_ms(200);
 
 /// Decides whether the assumes of several automata's moves can hold
 /// together.
@@ -115,7 +115,7 @@ impl<'p> JointMoves<'p> {
     fn decide(&self, assumes: &[&Rc<WovenOp>]) -> bool {
         let mut st = self.enc.initial();
         let solver = z3::Solver::new();
-        solver.set_params(&crate::smt::query_limit(QUERY_BUDGET));
+        solver.set_params(&crate::smt::work_limit(QUERY_WORK));
         for o in assumes {
             if let EdgeOp::Assume { cond, truth } = &o.op {
                 let c = self.enc.cond(&mut st, cond);

@@ -111,6 +111,7 @@ mod solver;
 mod state;
 pub mod step;
 mod symbols;
+pub mod work;
 
 pub use accesses::{
     disjoint, inconsistent_accesses, unmodelled_literal_read, InconsistentRead, LiteralRead,
@@ -120,7 +121,7 @@ pub use encoder::Encoder;
 pub use kernel::{copies_from_user, is_allocator, may_write_through_pointers};
 pub use memory::{Allocation, MAX_FILL};
 pub use modes::LdvAssumption;
-pub use solver::{incremental_solver, query_limit, solver_until, QueryLimit};
+pub use solver::{incremental_solver, query_limit, solver_until, work_limit, QueryLimit};
 pub use state::SymState;
 pub use symbols::HavocScan;
 

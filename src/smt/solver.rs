@@ -3,10 +3,11 @@
 //! and [`QueryLimit`], which reconfigures a solver only when its rounded
 //! limit changes.
 
-/// Z3 resource units per second of solver time: a rough, uncalibrated
-/// figure. A query's budget is therefore approximate; the analyses' own
-/// deadline polling and `mpv verify`'s watchdog enforce the time limit.
-const RLIMIT_PER_SECOND: f64 = 4_000_000.0;
+/// Z3 resource units per second of solver time, for limits derived from a
+/// CPU-time deadline: a rough, uncalibrated figure. Such a query's budget
+/// is therefore approximate; the analyses' own deadline polling and `mpv
+/// verify`'s watchdog enforce the time limit.
+const RLIMIT_PER_SECOND: f64 = super::work::UNITS_PER_SECOND as f64;
 
 /// A solver for checks under assumptions or in scopes (Z3's incremental
 /// mode), set up for the encoding's logic: arrays and bit-vectors
@@ -42,15 +43,28 @@ pub fn query_limit(budget: std::time::Duration) -> z3::Params {
     p
 }
 
+/// Solver parameters that bound one query by `units` of work
+/// ([`super::work`]): the same queries get the same answers on any machine.
+pub fn work_limit(units: u64) -> z3::Params {
+    let mut p = z3::Params::new();
+    p.set_u32("rlimit", clamp_units(units as f64));
+    p
+}
+
 /// Z3 resource units for about `budget` of CPU time.
 pub fn rlimit_units(budget: std::time::Duration) -> u32 {
-    (budget.as_secs_f64() * RLIMIT_PER_SECOND).clamp(1_000.0, u32::MAX as f64) as u32
+    clamp_units(budget.as_secs_f64() * RLIMIT_PER_SECOND)
+}
+
+/// A unit count Z3's `rlimit` takes (0 would mean no limit).
+fn clamp_units(units: f64) -> u32 {
+    units.clamp(1_000.0, u32::MAX as f64) as u32
 }
 
 /// Granularity of [`QueryLimit`]: budgets are rounded up to a multiple of
 /// it, so a solver asked repeatedly near a deadline is reconfigured at most
 /// once per step.
-const QUERY_LIMIT_STEP: std::time::Duration = std::time::Duration::from_millis(100);
+const QUERY_LIMIT_STEP: u64 = super::work::units_of_ms(100);
 
 /// The per-query resource limit last given to one solver.
 ///
@@ -69,12 +83,16 @@ impl QueryLimit {
     /// Bounds `solver`'s next queries by about `budget` (rounded up to
     /// [`QUERY_LIMIT_STEP`]) of CPU time each.
     pub fn apply(&self, solver: &z3::Solver, budget: std::time::Duration) {
-        let step = QUERY_LIMIT_STEP.as_nanos();
-        let rounded = budget.as_nanos().div_ceil(step).max(1) * step;
-        let rounded = std::time::Duration::from_nanos(rounded.min(u64::MAX as u128) as u64);
-        let units = rlimit_units(rounded);
+        self.apply_units(solver, rlimit_units(budget) as u64);
+    }
+
+    /// Bounds `solver`'s next queries by `units` of work each (rounded up
+    /// to [`QUERY_LIMIT_STEP`]).
+    pub fn apply_units(&self, solver: &z3::Solver, units: u64) {
+        let rounded = units.div_ceil(QUERY_LIMIT_STEP).max(1) * QUERY_LIMIT_STEP;
+        let units = clamp_units(rounded as f64);
         if self.units.get() != Some(units) {
-            solver.set_params(&query_limit(rounded));
+            solver.set_params(&work_limit(units as u64));
             self.units.set(Some(units));
         }
     }

@@ -12,6 +12,7 @@ use crate::hash::{HashMap, HashSet};
 use z3::ast::{Ast, Bool, Dynamic};
 use z3::{SatResult, Solver};
 
+use crate::smt::work::{self, WorkBudget};
 use crate::util::{thread_cpu_time, Deadline};
 
 pub use super::predicates::{
@@ -108,8 +109,8 @@ type AbstractionQuery = (Bool, Vec<(u32, Bool)>);
 /// predicates, each with the index its literals name), whatever run asks
 /// for it: a CEGAR run after a refinement, or the run of a later partition
 /// with the same predicates, finds the blocks its predecessors abstracted.
-/// A query that ran into its own limit ([`QUERY_TIMEOUT`],
-/// [`ABSTRACTION_TIMEOUT`]) is kept with its over-approximation; one that
+/// A query that ran into its own work limit ([`QUERY_WORK`],
+/// [`ABSTRACTION_WORK`]) is kept with its over-approximation; one that
 /// the run's deadline cut short is not, so that a later run with a budget
 /// of its own asks again.
 #[derive(Clone, Default)]
@@ -170,13 +171,13 @@ impl AbstractionCache {
     }
 }
 
-/// A query that takes longer is given up: the abstraction computed so far
-/// becomes `true` for its predicates (an over-approximation).
-const QUERY_TIMEOUT: Duration = Duration::from_secs(2);
+/// A query that needs more work is given up: the abstraction computed so
+/// far becomes `true` for its predicates (an over-approximation).
+const QUERY_WORK: u64 = work::units_of_ms(2_000);
 
-/// All queries of one abstraction together get at most this long; the
-/// queries past it are given up as a single slow one is.
-const ABSTRACTION_TIMEOUT: Duration = Duration::from_secs(4);
+/// All queries of one abstraction together get at most this much work; the
+/// queries past it are given up as a single costly one is.
+const ABSTRACTION_WORK: u64 = work::units_of_ms(4_000);
 
 /// Computes abstractions and coverage with one incremental solver.
 pub struct Abstractor {
@@ -185,10 +186,10 @@ pub struct Abstractor {
     cache: AbstractionCache,
     entail_cache: HashMap<(Rc<Region>, Rc<Region>), bool>,
     pub stats: Cell<AbstractionStats>,
-    /// When queries give up.
+    /// When queries give up (the run's time limit).
     pub(crate) deadline: Deadline,
-    /// The same for the abstraction being computed.
-    abstraction_deadline: Cell<Deadline>,
+    /// The work the abstraction being computed has left.
+    abstraction_work: Cell<WorkBudget>,
     /// Whether a query of the abstraction being computed gave up at
     /// [`Abstractor::deadline`] rather than at its own limit.
     cut_short: Cell<bool>,
@@ -203,7 +204,7 @@ impl Abstractor {
             entail_cache: HashMap::default(),
             stats: Cell::new(AbstractionStats::default()),
             deadline,
-            abstraction_deadline: Cell::new(Deadline::NONE),
+            abstraction_work: Cell::new(WorkBudget::NONE),
             cut_short: Cell::new(false),
         }
     }
@@ -213,18 +214,15 @@ impl Abstractor {
         self.cache = cache;
     }
 
-    /// The time a query may take: [`QUERY_TIMEOUT`] within the deadlines.
-    fn query_time(&self) -> Duration {
-        self.deadline
-            .min(self.abstraction_deadline.get())
-            .remaining_within(QUERY_TIMEOUT)
+    /// The work a query may do: [`QUERY_WORK`] within the abstraction's.
+    fn query_work(&self) -> u64 {
+        self.abstraction_work.get().left_within(QUERY_WORK)
     }
 
     /// A check of the incremental solver under `assumptions`.
     fn check(&self, assumptions: &[Bool]) -> SatResult {
-        let left = self.query_time();
-        self.limit.apply(&self.solver, left);
-        self.timed_check(left, || self.solver.check_assumptions(assumptions))
+        self.limit.apply_units(&self.solver, self.query_work());
+        self.timed_check(|| self.solver.check_assumptions(assumptions))
     }
 
     /// Whether `formula` alone is satisfiable, on a solver of its own
@@ -232,19 +230,16 @@ impl Abstractor {
     /// (its incremental mode does not, and took a second for a predicate's
     /// store chain that it decides in milliseconds this way).
     fn check_alone(&self, formula: &Bool) -> SatResult {
-        let left = self.query_time();
         let solver = Solver::new();
-        solver.set_params(&crate::smt::query_limit(left));
+        solver.set_params(&crate::smt::work_limit(self.query_work()));
         solver.assert(formula);
-        self.timed_check(left, || solver.check())
+        self.timed_check(|| solver.check())
     }
 
-    /// Runs `check` with at most `left` of CPU time, counted in the stats.
-    fn timed_check(&self, left: Duration, check: impl FnOnce() -> SatResult) -> SatResult {
+    /// Runs `check` until the run's deadline at most, counted in the stats.
+    fn timed_check(&self, check: impl FnOnce() -> SatResult) -> SatResult {
         let t = thread_cpu_time();
-        // The resource limit's rate varies between queries: the CPU clock
-        // bounds the query too.
-        let _armed = crate::smt::interrupt::arm(t + left);
+        let _armed = self.deadline.instant().map(crate::smt::interrupt::arm);
         let r = crate::smt::interrupt::checking(check);
         if r == SatResult::Unknown && self.deadline.passed() {
             self.cut_short.set(true);
@@ -253,9 +248,9 @@ impl Abstractor {
             let spent = thread_cpu_time().saturating_sub(t);
             if spent > Duration::from_millis(500) {
                 eprintln!(
-                    "abstraction query: {:.2}s for a limit of {:.2}s ({:?})",
+                    "abstraction query: {:.2}s for a limit of {} units ({:?})",
                     spent.as_secs_f64(),
-                    left.as_secs_f64(),
+                    self.query_work(),
                     r
                 );
             }
@@ -295,11 +290,10 @@ impl Abstractor {
         s.abstractions += 1;
         self.stats.set(s);
         let t = thread_cpu_time();
-        self.abstraction_deadline
-            .set(Deadline::at(t + ABSTRACTION_TIMEOUT));
+        self.abstraction_work.set(WorkBudget::of(ABSTRACTION_WORK));
         self.cut_short.set(false);
         let r = self.split_abstraction(formula, &preds);
-        self.abstraction_deadline.set(Deadline::NONE);
+        self.abstraction_work.set(WorkBudget::NONE);
         if crate::util::tracing() {
             let d = thread_cpu_time().saturating_sub(t);
             if d > Duration::from_millis(300) {
