@@ -233,13 +233,9 @@ fn initial_results(
     automata: &[BoundAutomaton],
     props: &[Property],
 ) -> Vec<PropertyResult> {
-    let rule_relevance: Vec<_> = automata
+    let rule_classes: Vec<_> = automata
         .iter()
-        .map(|b| relevance::automaton_relevance(program, &b.automaton))
-        .collect();
-    let rule_vacuous: Vec<_> = automata
-        .iter()
-        .map(|b| relevance::automaton_vacuous(program, &b.automaton))
+        .map(|b| relevance::automaton_classes(program, &b.automaton))
         .collect();
     props
         .iter()
@@ -250,15 +246,10 @@ fn initial_results(
                     property,
                 } => {
                     let id = PropertyId(*property as u32);
-                    (
-                        rule_relevance[*automaton].contains(id),
-                        rule_vacuous[*automaton].contains(id),
-                    )
+                    let (relevant, vacuous) = &rule_classes[*automaton];
+                    (relevant.contains(id), vacuous.contains(id))
                 }
-                _ => (
-                    relevance::is_relevant(program, p),
-                    relevance::is_vacuous(program, p),
-                ),
+                _ => relevance::property_classes(program, p),
             };
             PropertyResult {
                 id: p.id.clone(),

@@ -153,8 +153,7 @@ pub fn run(cmd: SpecCommand) -> Result<ExitCode> {
                     (false, false) => "irrelevant",
                 };
                 for a in &l.automata {
-                    let rel = relevance::automaton_relevance(&program, a);
-                    let vac = relevance::automaton_vacuous(&program, a);
+                    let (rel, vac) = relevance::automaton_classes(&program, a);
                     for (i, p) in a.properties.iter().enumerate() {
                         let id = crate::spec::PropertyId(i as u32);
                         let w = word(rel.contains(id), vac.contains(id));
@@ -162,10 +161,8 @@ pub fn run(cmd: SpecCommand) -> Result<ExitCode> {
                     }
                 }
                 for p in &l.prp {
-                    let w = word(
-                        relevance::is_relevant(&program, p),
-                        relevance::is_vacuous(&program, p),
-                    );
+                    let (relevant, vacuous) = relevance::property_classes(&program, p);
+                    let w = word(relevant, vacuous);
                     println!("{prefix}{:<28} {w}", p.id);
                 }
             }

@@ -38,9 +38,7 @@ pub fn solver_until(deadline: Option<std::time::Duration>) -> z3::Solver {
 /// pool, which in Z3 4.8.12 (Debian's) can crash the process when a timer
 /// fires while its query ends (Z3 PR #5371). Resource limits need no timer.
 pub fn query_limit(budget: std::time::Duration) -> z3::Params {
-    let mut p = z3::Params::new();
-    p.set_u32("rlimit", rlimit_units(budget));
-    p
+    work_limit(rlimit_units(budget) as u64)
 }
 
 /// Solver parameters that bound one query by `units` of work

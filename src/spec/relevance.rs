@@ -43,21 +43,14 @@ pub fn automaton_relevance(program: &Program, a: &SpecAutomaton) -> PropertySet 
 /// may fire, so a property no such transition enters an error state of
 /// holds on every execution: the verdict TRUE needs no analysis.
 pub fn automaton_vacuous(program: &Program, a: &SpecAutomaton) -> PropertySet {
-    let fires = BlockReach::of(program, a).firing(a);
-    let error_of = |q: StateIdx| match a.states[q as usize].kind {
-        StateKind::Error { property, .. } => Some(property),
-        _ => None,
-    };
-    let mut possible: Vec<usize> = error_of(a.initial).into_iter().collect();
-    for (t, tr) in a.transitions.iter().enumerate() {
-        if fires[t] {
-            possible.extend(error_of(tr.to));
-        }
-    }
-    (0..a.properties.len())
-        .filter(|p| !possible.contains(p))
-        .map(|p| super::PropertyId(p as u32))
-        .collect()
+    BlockReach::of(program, a).vacuous(a)
+}
+
+/// The relevant and the vacuous properties of automaton `a` for
+/// `program`, from one pass over the program's edges.
+pub fn automaton_classes(program: &Program, a: &SpecAutomaton) -> (PropertySet, PropertySet) {
+    let blocks = BlockReach::of(program, a);
+    (blocks.properties(a), blocks.vacuous(a))
 }
 
 /// Which blocks of an automaton match some edge of a program, and which
@@ -85,13 +78,13 @@ impl BlockReach {
         }
         let mut matched = vec![false; a.blocks.len()];
         for e in &program.edges {
-            let mut cands: Vec<usize> = labels.clone();
-            if let EdgeOp::Call { callee, .. } = &e.op {
-                if let Some(v) = by_name.get(program.func(*callee).name.as_str()) {
-                    cands.extend(v);
-                }
-            }
-            for bi in cands {
+            let called: &[usize] = match &e.op {
+                EdgeOp::Call { callee, .. } => by_name
+                    .get(program.func(*callee).name.as_str())
+                    .map_or(&[], Vec::as_slice),
+                _ => &[],
+            };
+            for &bi in labels.iter().chain(called) {
                 if !matched[bi]
                     && a.blocks[bi]
                         .patterns
@@ -148,6 +141,25 @@ impl BlockReach {
             }
         }
         out
+    }
+
+    /// The properties no transition that may fire takes to an error state.
+    fn vacuous(&self, a: &SpecAutomaton) -> PropertySet {
+        let fires = self.firing(a);
+        let error_of = |q: StateIdx| match a.states[q as usize].kind {
+            StateKind::Error { property, .. } => Some(property),
+            _ => None,
+        };
+        let mut possible: Vec<usize> = error_of(a.initial).into_iter().collect();
+        for (t, tr) in a.transitions.iter().enumerate() {
+            if fires[t] {
+                possible.extend(error_of(tr.to));
+            }
+        }
+        (0..a.properties.len())
+            .filter(|p| !possible.contains(p))
+            .map(|p| super::PropertyId(p as u32))
+            .collect()
     }
 
     /// Per transition, whether it may fire (see [`automaton_vacuous`]): a
@@ -261,12 +273,15 @@ pub fn is_relevant(program: &Program, property: &Property) -> bool {
     }
 }
 
-/// Whether a label or call property is vacuous: a label no edge enters is
-/// unreachable. A call property may be reached through a function pointer
-/// the CFA does not resolve to its callee, so it never is; a rule needs its
-/// automaton ([`automaton_vacuous`]).
-pub fn is_vacuous(program: &Program, property: &Property) -> bool {
-    matches!(property.goal, Goal::Label(_)) && !is_relevant(program, property)
+/// Whether a label or call property is relevant ([`is_relevant`]) and
+/// whether it is vacuous: a label no edge enters is unreachable. A call
+/// property may be reached through a function pointer the CFA does not
+/// resolve to its callee, so it never is vacuous; a rule needs its
+/// automaton ([`automaton_classes`]).
+pub fn property_classes(program: &Program, property: &Property) -> (bool, bool) {
+    let relevant = is_relevant(program, property);
+    let vacuous = !relevant && matches!(property.goal, Goal::Label(_));
+    (relevant, vacuous)
 }
 
 #[cfg(test)]
@@ -288,7 +303,7 @@ mod tests {
         assert_eq!(rel, vec![true, false, true, false]);
         // Only the label no edge enters is vacuous: a call may happen
         // through a pointer.
-        let vac: Vec<bool> = props.iter().map(|q| is_vacuous(&p, q)).collect();
+        let vac: Vec<bool> = props.iter().map(|q| property_classes(&p, q).1).collect();
         assert_eq!(vac, vec![false, true, false, false]);
     }
 
