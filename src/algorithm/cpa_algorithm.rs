@@ -194,6 +194,10 @@ pub fn run<C: Cpa>(
                 reached.queued.push(false);
                 reached.enqueue(cpa, idx);
                 if target {
+                    // The rest of `n`'s successors are not formed yet: `n`
+                    // goes back to the waitlist, and its re-expansion skips
+                    // the successors already reached (stop).
+                    reached.enqueue(cpa, n);
                     return Outcome::Target(idx);
                 }
             }

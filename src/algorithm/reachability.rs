@@ -179,6 +179,43 @@ mod tests {
     }
 
     #[test]
+    fn a_target_does_not_hide_the_other_successors_of_its_step() {
+        // `f()` moves the automaton to `a`'s error or on to `J`, where `g()`
+        // violates `b`: finding `a`'s error first must not lose `J`.
+        let rule = r#"
+            rule "a" "f fails at once";
+            rule "b" "or g fails later";
+            initial I;
+            error E of "a" "e";
+            error F of "b" "f";
+            state I { on f() -> E; on f() -> J; }
+            state J { on g() -> F; }"#;
+        let src = "void f(void); void g(void); int main(void) { f(); g(); return 0; }";
+        let mut p = parse_source("t.c", src, &FrontendOptions::default()).unwrap();
+        let automata = vec![crate::spec::automaton::from_text("ab.spec", rule)
+            .unwrap()
+            .bind(&mut p)];
+        let props: Vec<LoomProperty> = (0..2)
+            .map(|i| LoomProperty {
+                id: PropertyId(i),
+                goal: crate::cpa::loom::LoomGoal::Automaton {
+                    automaton: 0,
+                    property: i as usize,
+                },
+            })
+            .collect();
+        let enabled: PropertySet = props.iter().map(|p| p.id).collect();
+        let limits = Limits {
+            cpu: None,
+            max_states: 1000,
+        };
+        let ex = explore(&p, &automata, &props, &enabled, limits);
+        assert!(ex.complete);
+        assert!(ex.hit.contains(PropertyId(0)));
+        assert!(ex.hit.contains(PropertyId(1)), "b's error is reachable");
+    }
+
+    #[test]
     fn the_state_limit_gives_unknown_not_true() {
         let src = "void never(void) { ERROR: ; } void f(void) {} int main(void) { f(); f(); f(); f(); return 0; }";
         let p = parse_source("t.c", src, &FrontendOptions::default()).unwrap();
