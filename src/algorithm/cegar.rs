@@ -592,8 +592,8 @@ impl<'p> LoomAnalysis<'p> {
         let calls = a.solver_calls - r.counted.solver_calls;
         let time = a.solver_time.saturating_sub(r.counted.solver_time);
         r.counted = a;
-        let counts = r.cpa.transitions_taken.borrow().clone();
-        r.cpa.transitions_taken.borrow_mut().fill(0);
+        let counts = r.cpa.weaving.transitions_taken.borrow().clone();
+        r.cpa.weaving.transitions_taken.borrow_mut().fill(0);
         self.count_states(states);
         self.work.predicates = self.cegar.predicates.len();
         self.work.solver_calls += calls;

@@ -131,8 +131,11 @@ impl<S: Clone + PartialEq, P: Clone> Reached<S, P> {
     }
 }
 
-/// Runs Alg. 1 until a target is reached, the waitlist is empty, or
+/// Runs Alg. 1 until a target is reached (a new state, or a reached one
+/// that a merge made a target), the waitlist is empty, or
 /// `interrupt(reached size)` returns true (checked before each expansion).
+/// The state being expanded when a target is found goes back to the
+/// waitlist, so its other successors are formed in the next call.
 /// Counts the transitions taken in `transitions`.
 pub fn run<C: Cpa>(
     cpa: &C,
@@ -159,15 +162,17 @@ pub fn run<C: Cpa>(
                 // merge (line 6-10): merge-sep components keep the reached state as it is.
                 // The partition does not change while it is merged into.
                 let size = reached.partitions.get(&key).map_or(0, Vec::len);
+                let mut became_target = None;
                 for i in 0..size {
                     let r = reached.partitions[&key][i];
-                    {
-                        let merged = cpa.merge(&succ, &reached.nodes[r].state, &sprec);
-                        if merged != reached.nodes[r].state {
-                            reached.nodes[r].state = merged;
-                            reached.nodes[r].precision = sprec.clone();
-                            reached.enqueue(cpa, r);
+                    let merged = cpa.merge(&succ, &reached.nodes[r].state, &sprec);
+                    if merged != reached.nodes[r].state {
+                        if cpa.is_target(&merged) && !cpa.is_target(&reached.nodes[r].state) {
+                            became_target = Some(r);
                         }
+                        reached.nodes[r].state = merged;
+                        reached.nodes[r].precision = sprec.clone();
+                        reached.enqueue(cpa, r);
                     }
                 }
                 // stop (line 11)
@@ -181,6 +186,10 @@ pub fn run<C: Cpa>(
                     cpa.stop(&succ, &mut it, &sprec)
                 };
                 if covered {
+                    if let Some(r) = became_target {
+                        reached.enqueue(cpa, n);
+                        return Outcome::Target(r);
+                    }
                     continue;
                 }
                 let idx = reached.nodes.len();
@@ -199,6 +208,10 @@ pub fn run<C: Cpa>(
                     // the successors already reached (stop).
                     reached.enqueue(cpa, n);
                     return Outcome::Target(idx);
+                }
+                if let Some(r) = became_target {
+                    reached.enqueue(cpa, n);
+                    return Outcome::Target(r);
                 }
             }
         }

@@ -1,7 +1,8 @@
 //! Reachability of the properties' error states under the explicit-value
-//! abstraction: the CPA algorithm over the LOOM composite (location × call
-//! stack × specification automata) with constant values of integer
-//! variables, all properties in one run, continuing after each target.
+//! abstraction: the CPA algorithm over the LOOM composite with one state
+//! per program state and a set of configurations per automaton
+//! ([`LoomSetsCpa`]), all properties in one run, continuing after each
+//! target.
 //!
 //! The abstraction over-approximates every execution, so an error that is
 //! not reached in a finished exploration proves its property. A reached one
@@ -13,9 +14,8 @@ use std::time::Duration;
 
 use crate::algorithm::cpa_algorithm::{run, Outcome, Reached, WaitlistOrder};
 use crate::cfa::Program;
-use crate::cpa::composite::MergePolicy;
-use crate::cpa::loom::{LoomCpa, LoomPrecision, LoomProperty};
-use crate::cpa::value::ValueCpa;
+use crate::cpa::loom::{LoomPrecision, LoomProperty};
+use crate::cpa::loom_sets::LoomSetsCpa;
 use crate::cpa::Cpa;
 use crate::spec::bound::BoundAutomaton;
 use crate::spec::PropertySet;
@@ -65,13 +65,7 @@ pub fn explore(
 ) -> Exploration {
     let started = thread_cpu_time();
     let mut out = Exploration::default();
-    let cpa = LoomCpa::new(
-        program,
-        automata,
-        properties.to_vec(),
-        ValueCpa::new(program),
-        MergePolicy::LoopHeads,
-    );
+    let cpa = LoomSetsCpa::new(program, automata, properties.to_vec());
     let start = program.start.expect("a program has a start");
     let mut open = enabled.clone();
     let mut reached = Reached::new(
@@ -122,13 +116,23 @@ pub fn explore(
             }
         }
     }
+    // A merge may add an error configuration to a state that already was
+    // a target: every state's violations count.
+    for node in &reached.nodes {
+        for p in node.state.violated.iter() {
+            if open.contains(p) {
+                out.hit.insert(p);
+                open.remove(p);
+            }
+        }
+    }
     if open.is_empty() {
         // Every enabled property was hit: nothing is left to prove.
         out.complete = true;
     }
     out.stats.states = reached.nodes.len();
     out.stats.cpu = thread_cpu_time().saturating_sub(started);
-    out.transitions_taken = cpa.transitions_taken.borrow().clone();
+    out.transitions_taken = cpa.weaving.transitions_taken.borrow().clone();
     out
 }
 

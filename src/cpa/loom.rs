@@ -34,20 +34,17 @@
 //! property. Exploration continues past targets: a property is switched off
 //! by removing it from the precisions in the waitlist (`disable`).
 
-use std::cell::RefCell;
 use std::rc::Rc;
-
-use crate::hash::HashMap;
 
 use super::callstack::{CallStack, CallstackCpa};
 use super::composite::{control_transitions, location_priority, MergePolicy};
 use super::joint::JointMoves;
 use super::location::LocationCpa;
+use super::weave::Weaving;
 use super::{Cpa, Transition, WovenOp};
-use crate::cfa::{EdgeId, EdgeOp, LocId, Program};
-use crate::ir::FuncId;
-use crate::spec::automaton::{StateIdx, StateKind};
-use crate::spec::bound::{BoundAutomaton, Move, StepKind};
+use crate::cfa::{LocId, Program};
+use crate::spec::automaton::StateIdx;
+use crate::spec::bound::BoundAutomaton;
 use crate::spec::{PropertyId, PropertySet};
 
 /// What a property of the LOOM analysis forbids.
@@ -127,44 +124,17 @@ fn same_pending(
     }
 }
 
-/// Per automaton: its properties' ids and per-state/per-transition sets.
-struct AutomatonInfo {
-    /// P(q) per state, as LOOM property ids.
-    state_props: Vec<PropertySet>,
-    /// P(τ) per transition, as LOOM property ids.
-    trans_props: Vec<PropertySet>,
-    /// The LOOM property violated in each state (error states of listed properties).
-    error_of: Vec<Option<PropertyId>>,
-}
-
-type MoveKey = (u32, StateIdx, EdgeId, StepKind);
-
-/// One automaton move for a CFA step, with its operations ready to weave.
-struct WovenMove {
-    to: StateIdx,
-    /// The transition taken (`None`: stutter).
-    transition: Option<usize>,
-    /// Assumes, then assignments.
-    ops: Vec<Rc<WovenOp>>,
-}
-
 pub struct LoomCpa<'p, D: Cpa> {
     pub program: &'p Program,
     location: LocationCpa<'p>,
     callstack: CallstackCpa<'p>,
     pub data: D,
-    pub automata: &'p [BoundAutomaton],
     pub properties: Vec<LoomProperty>,
-    info: Vec<AutomatonInfo>,
-    /// Label properties per labelled location.
-    label_props: HashMap<LocId, PropertySet>,
+    /// The automata, their moves and the transitions taken per property.
+    pub weaving: Weaving<'p>,
     init_ops: Rc<Vec<Rc<WovenOp>>>,
-    moves: RefCell<HashMap<MoveKey, Rc<Vec<WovenMove>>>>,
-    /// Automaton transitions taken per property (`sc` of the monitor), indexed by id.
-    pub transitions_taken: RefCell<Vec<u64>>,
     merge_policy: MergePolicy,
     rpo: Vec<u32>,
-    entry: Option<FuncId>,
     /// Drops combinations of moves whose assumes contradict each other.
     joint: JointMoves<'p>,
 }
@@ -177,69 +147,8 @@ impl<'p, D: Cpa> LoomCpa<'p, D> {
         data: D,
         merge_policy: MergePolicy,
     ) -> Self {
-        let mut label_props: HashMap<LocId, PropertySet> = HashMap::default();
-        for p in &properties {
-            if let LoomGoal::Label(l) = &p.goal {
-                for (i, loc) in program.locations.iter().enumerate() {
-                    if loc.labels.iter().any(|x| x == l) {
-                        label_props.entry(LocId(i as u32)).or_default().insert(p.id);
-                    }
-                }
-            }
-        }
-        let info = automata
-            .iter()
-            .enumerate()
-            .map(|(ai, b)| {
-                let a = &b.automaton;
-                let local_to_global: Vec<Option<PropertyId>> = (0..a.properties.len())
-                    .map(|j| {
-                        properties
-                            .iter()
-                            .find(|p| {
-                                p.goal
-                                    == LoomGoal::Automaton {
-                                        automaton: ai,
-                                        property: j,
-                                    }
-                            })
-                            .map(|p| p.id)
-                    })
-                    .collect();
-                let globalise = |s: &PropertySet| -> PropertySet {
-                    s.iter()
-                        .filter_map(|l| local_to_global[l.0 as usize])
-                        .collect()
-                };
-                AutomatonInfo {
-                    state_props: a.state_properties().iter().map(globalise).collect(),
-                    trans_props: a.transition_properties().iter().map(globalise).collect(),
-                    error_of: a
-                        .states
-                        .iter()
-                        .map(|s| match s.kind {
-                            StateKind::Error { property, .. } => local_to_global[property],
-                            _ => None,
-                        })
-                        .collect(),
-                }
-            })
-            .collect();
-        let init_ops: Vec<Rc<WovenOp>> = automata
-            .iter()
-            .flat_map(|b| b.init.iter())
-            .map(|op| {
-                Rc::new(WovenOp {
-                    op: op.clone(),
-                    pos: Default::default(),
-                })
-            })
-            .collect();
-        let max_id = properties
-            .iter()
-            .map(|p| p.id.0 as usize + 1)
-            .max()
-            .unwrap_or(0);
+        let weaving = Weaving::new(program, automata, &properties);
+        let init_ops = Rc::new(weaving.init_ops());
         let rpo = match merge_policy {
             MergePolicy::Data => crate::cfa::loops::reverse_postorder(program),
             MergePolicy::LoopHeads => Vec::new(),
@@ -249,62 +158,20 @@ impl<'p, D: Cpa> LoomCpa<'p, D> {
             location: LocationCpa { program },
             callstack: CallstackCpa { program },
             data,
-            automata,
             properties,
-            info,
-            label_props,
-            init_ops: Rc::new(init_ops),
-            moves: RefCell::new(HashMap::default()),
-            transitions_taken: RefCell::new(vec![0; max_id]),
+            weaving,
+            init_ops,
             merge_policy,
             rpo,
-            entry: program.entry_func,
             joint: JointMoves::new(program),
         }
     }
 
-    /// Whether automaton `a` in state `q` can still violate an enabled property.
-    fn active(&self, a: usize, q: StateIdx, enabled: &PropertySet) -> bool {
-        self.info[a].state_props[q as usize].intersects(enabled)
-    }
-
-    /// The moves of automaton `a` in state `q` for a step over `edge`
-    /// (computed once per key; their operations are shared by all states).
-    fn moves(&self, a: usize, q: StateIdx, edge: EdgeId, kind: StepKind) -> Rc<Vec<WovenMove>> {
-        let key = (a as u32, q, edge, kind);
-        if let Some(m) = self.moves.borrow().get(&key) {
-            return m.clone();
-        }
-        let e = self.program.edge(edge);
-        let woven = |op| Rc::new(WovenOp { op, pos: e.pos });
-        let m: Vec<WovenMove> = self.automata[a]
-            .step(self.program, q, e, kind)
-            .into_iter()
-            .map(|m: Move| WovenMove {
-                to: m.to,
-                transition: m.transition,
-                ops: m
-                    .assumes
-                    .into_iter()
-                    .map(|cond| woven(EdgeOp::Assume { cond, truth: true }))
-                    .chain(
-                        m.assigns
-                            .into_iter()
-                            .map(|(lhs, rhs)| woven(EdgeOp::Assign { lhs, rhs })),
-                    )
-                    .collect(),
-            })
-            .collect();
-        let m = Rc::new(m);
-        self.moves.borrow_mut().insert(key, m.clone());
-        m
-    }
-
     /// The enabled properties violated at `loc` with automaton states `autos`.
     fn violated(&self, loc: LocId, autos: &[StateIdx], enabled: &PropertySet) -> PropertySet {
-        let mut v = self.label_props.get(&loc).cloned().unwrap_or_default();
+        let mut v = self.weaving.labels_at(loc).cloned().unwrap_or_default();
         for (a, &q) in autos.iter().enumerate() {
-            if let Some(p) = self.info[a].error_of[q as usize] {
+            if let Some(p) = self.weaving.error_of(a, q) {
                 v.insert(p);
             }
         }
@@ -323,44 +190,26 @@ impl<'p, D: Cpa> LoomCpa<'p, D> {
         enabled: &PropertySet,
         data: &D::State,
     ) -> Vec<(Vec<StateIdx>, Vec<Rc<WovenOp>>)> {
-        let (edge, kind) = match step {
-            Transition::Edge { id, .. } => (*id, StepKind::Edge),
-            Transition::Enter { call, .. } => (*call, StepKind::Enter),
-            Transition::Return { call, callee, .. } => (
-                *call,
-                if Some(*callee) == self.entry {
-                    StepKind::ProgramExit
-                } else {
-                    StepKind::Return
-                },
-            ),
-            Transition::Woven(_) => unreachable!("woven steps have no automaton moves"),
-        };
+        let (edge, kind) = self
+            .weaving
+            .step_of(step)
+            .expect("woven steps have no automaton moves");
         let mut combos: Vec<(Vec<StateIdx>, Vec<Rc<WovenOp>>)> =
             vec![(Vec::with_capacity(s.autos.len()), Vec::new())];
-        let mut taken = self.transitions_taken.borrow_mut();
         for (a, &q) in s.autos.iter().enumerate() {
-            if !self.active(a, q, enabled) {
+            if !self.weaving.active(a, q, enabled) {
                 for c in &mut combos {
                     c.0.push(q);
                 }
                 continue;
             }
-            let moves = self.moves(a, q, edge, kind);
+            let moves = self.weaving.moves(a, q, edge, kind);
             let mut next = Vec::with_capacity(combos.len() * moves.len());
             for m in moves.iter() {
                 if m.ops.iter().any(|o| self.data.refutes(data, &o.op)) {
                     continue;
                 }
-                if let Some(t) = m.transition {
-                    for p in self.info[a].trans_props[t].iter() {
-                        if enabled.contains(p) {
-                            if let Some(x) = taken.get_mut(p.0 as usize) {
-                                *x += 1;
-                            }
-                        }
-                    }
-                }
+                self.weaving.count(a, m, enabled);
                 for (autos, ops) in &combos {
                     if !ops.is_empty() && !m.ops.is_empty() && !self.joint.consistent(ops, &m.ops) {
                         continue;
@@ -383,7 +232,12 @@ impl<'p, D: Cpa> Cpa for LoomCpa<'p, D> {
     type Precision = LoomPrecision<D::Precision>;
 
     fn initial_state(&self, start: LocId) -> Self::State {
-        let autos: Vec<StateIdx> = self.automata.iter().map(|b| b.automaton.initial).collect();
+        let autos: Vec<StateIdx> = self
+            .weaving
+            .automata
+            .iter()
+            .map(|b| b.automaton.initial)
+            .collect();
         LoomState {
             loc: self.location.initial_state(start),
             stack: self.callstack.initial_state(start),

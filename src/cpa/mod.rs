@@ -177,8 +177,10 @@ pub mod composite;
 pub mod joint;
 pub mod location;
 pub mod loom;
+pub mod loom_sets;
 pub mod predicate;
 pub mod value;
+pub mod weave;
 
 /// How a step of the ARG was taken (owned copy of a [`Transition`]).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

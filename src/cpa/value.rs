@@ -37,7 +37,7 @@ use crate::ir::{
 };
 
 /// What a state knows of a tracked variable.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum Known {
     /// Its value.
     Exactly(i128),
@@ -63,10 +63,34 @@ impl Known {
 }
 
 /// What is known of tracked variables (absent = nothing).
-#[derive(Clone, Debug, PartialEq, Eq, Hash, Default)]
+#[derive(Clone, Debug, PartialEq, Eq, Hash, Default, PartialOrd, Ord)]
 pub struct Values(Rc<BTreeMap<VarId, Known>>);
 
 impl Values {
+    /// What `self` and `other` know together (`other` wins where both
+    /// know a variable).
+    pub fn with(&self, other: &Values) -> Values {
+        if other.0.is_empty() {
+            return self.clone();
+        }
+        if self.0.is_empty() {
+            return other.clone();
+        }
+        let mut m = (*self.0).clone();
+        m.extend(other.0.iter().map(|(v, k)| (*v, *k)));
+        Values(Rc::new(m))
+    }
+
+    /// What is known of the variables `pick` selects, and of the others.
+    pub fn split(&self, pick: impl Fn(VarId) -> bool) -> (Values, Values) {
+        let (a, b): (BTreeMap<VarId, Known>, BTreeMap<VarId, Known>) = self
+            .0
+            .iter()
+            .map(|(v, k)| (*v, *k))
+            .partition(|(v, _)| pick(*v));
+        (Values(Rc::new(a)), Values(Rc::new(b)))
+    }
+
     /// The value of `v`, if known exactly.
     pub fn get(&self, v: VarId) -> Option<i128> {
         self.known(v).and_then(Known::exact)
