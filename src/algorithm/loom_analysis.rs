@@ -2,11 +2,13 @@
 //! LOOM composite over the enabled properties, in two stages, with the
 //! settings of a [`LoomOptions`] and the statistics of a [`Work`].
 //!
-//! 1. Explicit values (once per partition, with a fifth of the CPU time the
-//!    partition's properties would have had alone ([`Budget::pooled_cpu`]),
-//!    at least 2 s or half of a shorter budget):
-//!    the LOOM composite with the explicit-value analysis explores the state
-//!    space continuing after targets. If it reaches its fixed point, every
+//! 1. Explicit values (once per partition, with a fifth of the CPU time two
+//!    of the partition's properties would have had alone
+//!    ([`Budget::pooled_cpu`]), at least 2 s or half of a shorter budget):
+//!    the LOOM composite with the explicit-value analysis, one state per
+//!    program state with a set of configurations per automaton
+//!    ([`crate::cpa::loom_sets`]), explores the state space continuing
+//!    after targets. If it reaches its fixed point, every
 //!    enabled property whose error state it never reached is proved
 //!    ([`RunReport::proven`](crate::algorithm::sdc::RunReport::proven)); reached ones stay open. For the
 //!    errors it reached, a search under explicit values without merging
@@ -49,6 +51,13 @@ const EXPLICIT_SHARE: f64 = 0.2;
 /// shorter than twice it: under small budgets, a fifth is too short for
 /// the state spaces that it completes in a second or two.
 const EXPLICIT_MIN: Duration = Duration::from_secs(2);
+
+/// The explicit-value stage explores the program once for all open
+/// properties, with one state per program state
+/// ([`crate::cpa::loom_sets`]): it costs about what one property's
+/// exploration costs, not the sum. Of the partition's pool it draws on the
+/// shares of this many properties.
+const EXPLICIT_SHARES: f64 = 2.0;
 
 /// The explicit-value stage's part of the `remaining` budget.
 fn explicit_budget(remaining: Duration) -> Duration {
@@ -330,10 +339,14 @@ impl<'p> LoomAnalysis<'p> {
             return report;
         }
         // One complete exploration decides every open property of the
-        // partition: it may draw on what they would have had alone.
-        let cpu = budget
-            .shared_cpu()
-            .map(|b| explicit_budget(b.saturating_sub(monitor.analysis_cpu(clock))));
+        // partition: it draws on what a few of them would have had alone.
+        let shares = (EXPLICIT_SHARES / open.len() as f64).min(1.0);
+        let cpu = budget.shared_cpu().map(|b| {
+            explicit_budget(
+                b.saturating_sub(monitor.analysis_cpu(clock))
+                    .mul_f64(shares),
+            )
+        });
         let t_ex = std::time::Instant::now();
         let ex = reachability::explore(
             self.program,

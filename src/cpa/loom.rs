@@ -27,6 +27,13 @@
 //! the other properties still see the path. Verdicts therefore do not
 //! depend on which properties are analysed together.
 //!
+//! This form keeps one state per combination of automaton states, so each
+//! state has one path per automaton (what the value search's and CEGAR's
+//! counterexamples need). The explicit-value stage, which only proves and
+//! lists the errors it reaches, keeps a set of configurations per automaton
+//! in one state per program state instead ([`super::loom_sets`]); the
+//! automata side of both is [`super::weave`].
+//!
 //! Precision: the set of enabled properties (plus the data analysis'
 //! precision). A state is a target when it is at a real location (no
 //! pending operations) and an automaton is in the error state of an enabled

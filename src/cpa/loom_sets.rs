@@ -98,6 +98,9 @@ pub struct SetsState {
     pub stack: CallStack,
     /// What is known of the program's variables.
     pub program: Values,
+    /// A hash of `program` (states with different ones are never merged
+    /// by union).
+    program_hash: u64,
     /// The configurations of each automaton.
     pub autos: Rc<Vec<Configs>>,
     /// Enabled properties whose error this state is in.
@@ -251,6 +254,27 @@ impl<'p> LoomSetsCpa<'p> {
         v.iter().filter(|p| enabled.contains(*p)).collect()
     }
 
+    /// The state at `loc` with these parts (its violations and hash).
+    fn state(
+        &self,
+        loc: LocId,
+        stack: CallStack,
+        program: Values,
+        autos: Rc<Vec<Configs>>,
+        enabled: &PropertySet,
+    ) -> SetsState {
+        use std::hash::BuildHasher;
+        let program_hash = crate::hash::FixedState::default().hash_one(&program);
+        SetsState {
+            violated: self.violated(loc, &autos, enabled),
+            loc,
+            stack,
+            program,
+            program_hash,
+            autos,
+        }
+    }
+
     fn loop_head(&self, loc: LocId) -> bool {
         self.program.loc(loc).loop_head
     }
@@ -270,13 +294,7 @@ impl<'p> LoomSetsCpa<'p> {
             .zip(b.autos.iter())
             .map(|(x, y)| self.normalise(x.union(y), head))
             .collect();
-        SetsState {
-            loc: a.loc,
-            stack: a.stack.clone(),
-            program,
-            violated: self.violated(a.loc, &autos, enabled),
-            autos: Rc::new(autos),
-        }
+        self.state(a.loc, a.stack.clone(), program, Rc::new(autos), enabled)
     }
 }
 
@@ -300,13 +318,13 @@ impl Cpa for LoomSetsCpa<'_> {
                 }
             })
             .collect();
-        SetsState {
-            loc: self.location.initial_state(start),
-            stack: self.callstack.initial_state(start),
-            program: Values::default(),
-            violated: PropertySet::new(),
-            autos: Rc::new(autos),
-        }
+        self.state(
+            self.location.initial_state(start),
+            self.callstack.initial_state(start),
+            Values::default(),
+            Rc::new(autos),
+            &PropertySet::new(),
+        )
     }
 
     fn initial_precision(&self, _start: LocId) -> Self::Precision {
@@ -340,13 +358,13 @@ impl Cpa for LoomSetsCpa<'_> {
                         } else {
                             Rc::new(autos)
                         };
-                        out.push(SetsState {
+                        out.push(self.state(
                             loc,
-                            stack: stack.clone(),
-                            program: program.clone(),
-                            violated: self.violated(loc, &autos, &prec.enabled),
+                            stack.clone(),
+                            program.clone(),
                             autos,
-                        });
+                            &prec.enabled,
+                        ));
                     }
                 }
             }
@@ -361,7 +379,7 @@ impl Cpa for LoomSetsCpa<'_> {
         if new.loc != reached.loc || new.stack != reached.stack {
             return reached.clone();
         }
-        if new.program == reached.program {
+        if new.program_hash == reached.program_hash && new.program == reached.program {
             return self.union(new, reached, reached.program.clone(), &prec.enabled);
         }
         let same_states = || {

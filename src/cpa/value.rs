@@ -584,7 +584,8 @@ impl Cpa for ValueCpa<'_> {
 
     /// `a ⊑ b`: everything `b` knows, `a` knows too, equally.
     fn less_or_equal(&self, a: &Values, b: &Values) -> bool {
-        Rc::ptr_eq(&a.0, &b.0) || b.0.iter().all(|(v, x)| a.known(*v) == Some(*x))
+        Rc::ptr_eq(&a.0, &b.0)
+            || (b.0.len() <= a.0.len() && b.0.iter().all(|(v, x)| a.known(*v) == Some(*x)))
     }
 
     /// Join: what both states agree on.
