@@ -7,7 +7,9 @@
 //! composite that tracks one specification automaton state per bound
 //! automaton and weaves the automata's operations into the transition
 //! relation on the fly (`joint` decides which moves of several automata on
-//! one step can be taken together).
+//! one step can be taken together); `loom_sets`, the explicit-value stage's
+//! composite with a set of configurations per automaton in one state per
+//! program state; `weave`, the automata side both share.
 
 use crate::cfa::{Edge, EdgeId, EdgeOp, LocId};
 use crate::ir::{FuncId, SrcPos};
