@@ -176,13 +176,8 @@ impl<'p, D: Cpa> LoomCpa<'p, D> {
 
     /// The enabled properties violated at `loc` with automaton states `autos`.
     fn violated(&self, loc: LocId, autos: &[StateIdx], enabled: &PropertySet) -> PropertySet {
-        let mut v = self.weaving.labels_at(loc).cloned().unwrap_or_default();
-        for (a, &q) in autos.iter().enumerate() {
-            if let Some(p) = self.weaving.error_of(a, q) {
-                v.insert(p);
-            }
-        }
-        v.iter().filter(|p| enabled.contains(*p)).collect()
+        self.weaving
+            .violated(loc, autos.iter().copied().enumerate(), enabled)
     }
 
     /// The automaton successors of a control step that produced the data

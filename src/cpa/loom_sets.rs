@@ -70,11 +70,10 @@ pub struct Configs {
 }
 
 impl Configs {
+    /// Both sets of configurations (to be normalised).
     fn union(&self, o: &Configs) -> Configs {
         let mut set = self.set.clone();
         set.extend(o.set.iter().cloned());
-        set.sort();
-        set.dedup();
         Configs {
             idle: self.idle || o.idle,
             set,
@@ -243,15 +242,11 @@ impl<'p> LoomSetsCpa<'p> {
 
     /// The enabled properties violated at `loc` by some configuration.
     fn violated(&self, loc: LocId, autos: &[Configs], enabled: &PropertySet) -> PropertySet {
-        let mut v = self.weaving.labels_at(loc).cloned().unwrap_or_default();
-        for (a, configs) in autos.iter().enumerate() {
-            for c in &configs.set {
-                if let Some(p) = self.weaving.error_of(a, c.state) {
-                    v.insert(p);
-                }
-            }
-        }
-        v.iter().filter(|p| enabled.contains(*p)).collect()
+        let states = autos
+            .iter()
+            .enumerate()
+            .flat_map(|(a, c)| c.set.iter().map(move |x| (a, x.state)));
+        self.weaving.violated(loc, states, enabled)
     }
 
     /// The state at `loc` with these parts (its violations and hash).

@@ -105,6 +105,23 @@ impl<'p> Weaving<'p> {
         self.label_props.get(&loc)
     }
 
+    /// The enabled properties violated at `loc`, by its labels or by an
+    /// automaton `a` in error state `q` for some `(a, q)` of `states`.
+    pub fn violated(
+        &self,
+        loc: LocId,
+        states: impl IntoIterator<Item = (usize, StateIdx)>,
+        enabled: &PropertySet,
+    ) -> PropertySet {
+        let mut v = self.labels_at(loc).cloned().unwrap_or_default();
+        for (a, q) in states {
+            if let Some(p) = self.error_of(a, q) {
+                v.insert(p);
+            }
+        }
+        v.iter().filter(|p| enabled.contains(*p)).collect()
+    }
+
     /// The initial operations of all automata (their variables' initial
     /// values), in automaton order.
     pub fn init_ops(&self) -> Vec<Rc<WovenOp>> {
