@@ -2,8 +2,8 @@
 //!
 //! The automata of LOOM run side by side: a successor combines one move per
 //! automaton. Automata that observe the same call branch on the same
-//! program value independently (68_1, 10_1a, 118_1a, ... each split a
-//! `kmalloc` on its result being NULL or not), so `k` such automata would
+//! program value independently (68_1 and 68_1a each split a
+//! `usb_alloc_urb` on its result being NULL or not), so `k` such automata would
 //! make `2^k` combinations of which two are feasible: the program has one
 //! outcome per call, and every property must see the same one. A data
 //! analysis prunes the inconsistent ones only where it can represent the

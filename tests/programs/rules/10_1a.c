@@ -1,17 +1,9 @@
-/* Rule 10_1a (allocation inside usb_lock_device sections). */
-struct usb_device { int devnum; };
-void usb_lock_device(struct usb_device *d);
-void usb_unlock_device(struct usb_device *d);
-int usb_trylock_device(struct usb_device *d);
+/* Rule 10_1a (allocation in interrupt context: local interrupts disabled). */
+void local_irq_disable(void);
+void local_irq_enable(void);
 void *kmalloc(unsigned long size, unsigned int flags);
-void *vmalloc(unsigned long size);
 void *p;
 
-void bad_WrongFlags(struct usb_device *d) { usb_lock_device(d); p = kmalloc(4, 208); usb_unlock_device(d); }
-void safe_WrongFlags(struct usb_device *d) {
-  if (usb_trylock_device(d)) { p = kmalloc(4, 16); usb_unlock_device(d); }
-  p = kmalloc(4, 208);
-}
-void bad_Nonatomic(struct usb_device *d) { usb_lock_device(d); p = vmalloc(4); }
-void safe_Nonatomic(struct usb_device *d) { usb_lock_device(d); usb_unlock_device(d); p = vmalloc(4); }
+void bad_WrongFlags(void) { local_irq_disable(); p = kmalloc(4, 208); local_irq_enable(); }
+void safe_WrongFlags(void) { local_irq_disable(); p = kmalloc(4, 32); local_irq_enable(); p = kmalloc(4, 208); }
 int main(void) { return 0; }
