@@ -13,8 +13,9 @@
 //!    ([`RunReport::proven`](crate::algorithm::sdc::RunReport::proven)); reached ones stay open. For the
 //!    errors it reached, a search under explicit values without merging
 //!    ([`value_search`], a tenth of what the properties it looks for would
-//!    have had alone, once per property; the properties a joint search
-//!    leaves undecided are searched alone) proposes concrete error paths;
+//!    have had alone, once per property; a joint search runs its first
+//!    loop bound only, and the properties it leaves undecided are searched
+//!    alone through every bound) proposes concrete error paths;
 //!    one that the exact re-execution confirms is a counterexample.
 //! 2. CEGAR over the LOOM composite with the predicate analysis
 //!    ([`super::cegar`]): counterexamples, refinements counted per property
@@ -35,7 +36,7 @@ use std::time::Duration;
 use crate::algorithm::cegar::CegarState;
 use crate::algorithm::reachability::{self, Limits};
 use crate::algorithm::sdc::{self, Budget, Clock, Monitor};
-use crate::algorithm::value_search;
+use crate::algorithm::value_search::{self, Rounds};
 use crate::cfa::Program;
 use crate::cpa::loom::LoomProperty;
 use crate::cpa::predicate::abstraction::PredicateScope;
@@ -416,7 +417,7 @@ impl<'p> LoomAnalysis<'p> {
             .map(|b| b.saturating_sub(monitor.analysis_cpu(clock)))
             .map(|l| l.mul_f64(VALUE_SEARCH_SHARE * share));
         let deadline = Deadline::in_cpu(cpu);
-        let search = |props: &PropertySet, cpu| {
+        let search = |props: &PropertySet, cpu, rounds| {
             value_search::search(
                 self.program,
                 self.automata,
@@ -424,10 +425,15 @@ impl<'p> LoomAnalysis<'p> {
                 &self.names,
                 props,
                 cpu,
+                rounds,
             )
         };
         let several = hit.len() > 1;
-        let mut found = search(&hit, if several { cpu.map(|c| c / 2) } else { cpu });
+        let mut found = if several {
+            search(&hit, cpu.map(|c| c / 2), Rounds::First)
+        } else {
+            search(&hit, cpu, Rounds::All)
+        };
         // The joint search follows the product of the automata, and its
         // first path to one property's error may be a long one that no
         // check decides. Each property it left undecided that way is
@@ -442,7 +448,7 @@ impl<'p> LoomAnalysis<'p> {
                 .collect();
             for (i, &p) in alone.iter().enumerate() {
                 let its_part = deadline.remaining().map(|r| r / (alone.len() - i) as u32);
-                let r = search(&[p].into_iter().collect(), its_part);
+                let r = search(&[p].into_iter().collect(), its_part, Rounds::All);
                 found.merge_alone(p, r);
             }
         }

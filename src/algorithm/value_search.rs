@@ -37,7 +37,8 @@ use crate::util::{thread_cpu_time, tracing, Deadline};
 const BOUNDS: [u32; 3] = [4, 16, 64];
 
 /// Error paths checked per property and round before the property is left
-/// to the other analyses.
+/// to the other analyses ([`Rounds::All`]; a joint search checks one and
+/// leaves the property to its search alone).
 const CHECKS_PER_ROUND: u32 = 2;
 
 /// States per round (a guard against explosion).
@@ -131,8 +132,32 @@ fn steps(node: &Node) -> Vec<PathStep> {
     out
 }
 
+/// Which of the search's rounds (loop bounds [`BOUNDS`]) to run.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Rounds {
+    /// Every round, until each property has a counterexample or every
+    /// path was followed to its end.
+    All,
+    /// The first round only; the properties still open after it are
+    /// reported unfinished. A search for several properties follows the
+    /// product of their automata, whose paths to one property's error at
+    /// larger bounds are longer than its own: searches of one property
+    /// each take the larger bounds over.
+    First,
+}
+
+impl Rounds {
+    /// Error paths checked per property and round.
+    fn checks(self) -> u32 {
+        match self {
+            Rounds::All => CHECKS_PER_ROUND,
+            Rounds::First => 1,
+        }
+    }
+}
+
 /// Searches for feasible error paths of the `enabled` properties until
-/// each has a counterexample, the rounds are done, or `cpu` is spent.
+/// each has a counterexample, the `rounds` are done, or `cpu` is spent.
 /// `names` gives each property's name for its counterexample.
 pub fn search(
     program: &Program,
@@ -141,6 +166,7 @@ pub fn search(
     names: &[String],
     enabled: &PropertySet,
     cpu: Option<Duration>,
+    rounds: Rounds,
 ) -> SearchResult {
     let deadline = Deadline::after(thread_cpu_time(), cpu);
     // Path checks end at the deadline, whatever their own limits.
@@ -168,11 +194,16 @@ pub fn search(
         deadline,
         open: enabled.clone(),
         unfinished: enabled.clone(),
+        rounds,
         out,
     };
-    for k in BOUNDS {
+    for (i, k) in BOUNDS.into_iter().enumerate() {
         if search.open.is_empty() || deadline.passed() {
             break;
+        }
+        if i > 0 && rounds == Rounds::First {
+            search.out.unfinished = search.open.clone();
+            return search.out;
         }
         if !search.round(k, start) {
             // Every path was followed to its end: a larger bound finds
@@ -197,6 +228,7 @@ struct Search<'a, 'p> {
     open: PropertySet,
     /// The open properties the last round still looked for.
     unfinished: PropertySet,
+    rounds: Rounds,
     out: SearchResult,
 }
 
@@ -256,7 +288,7 @@ impl<'p> Search<'_, 'p> {
 
     /// Checks the error path to a target `node` exactly: a counterexample
     /// for the properties it violates, or one more check of them (after
-    /// [`CHECKS_PER_ROUND`] the round stops looking for them).
+    /// [`Rounds::checks`] the round stops looking for them).
     fn check_target(&mut self, node: &Node, round: &mut Round) {
         let hit: PropertySet = node
             .state
@@ -317,7 +349,7 @@ impl<'p> Search<'_, 'p> {
                     .filter(|p| {
                         let n = round.checks.entry(*p).or_default();
                         *n += 1;
-                        *n >= CHECKS_PER_ROUND
+                        *n >= self.rounds.checks()
                     })
                     .collect()
             }
@@ -379,7 +411,15 @@ mod tests {
             goal: LoomGoal::Label(label.into()),
         }];
         let enabled: PropertySet = [PropertyId(0)].into_iter().collect();
-        search(&p, &[], &props, &[label.to_string()], &enabled, None)
+        search(
+            &p,
+            &[],
+            &props,
+            &[label.to_string()],
+            &enabled,
+            None,
+            Rounds::All,
+        )
     }
 
     #[test]
@@ -400,7 +440,15 @@ mod tests {
         }];
         let enabled: PropertySet = [PropertyId(0)].into_iter().collect();
         let names = ["ERROR".to_string()];
-        let cut = search(&p, &[], &props, &names, &enabled, Some(Duration::ZERO));
+        let cut = search(
+            &p,
+            &[],
+            &props,
+            &names,
+            &enabled,
+            Some(Duration::ZERO),
+            Rounds::All,
+        );
         assert!(cut.counterexamples.is_empty());
         assert_eq!(cut.unfinished, enabled);
         let done = search(&p, &[], &props, &names, &enabled, None);
