@@ -8,6 +8,8 @@ mod common;
 
 mod batch_cli;
 mod batch_corpus;
+mod correctness_cli;
+mod correctness_format;
 mod engine_programs;
 mod eval_cli;
 mod frontend_cfa;

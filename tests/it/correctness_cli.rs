@@ -1,0 +1,143 @@
+//! Correctness witnesses of `mpv verify --witness-dir` for TRUE properties
+//! of programs whose loop invariants are known: where they sit, what they
+//! say, and that the format check holds them (and rejects broken ones).
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+use crate::correctness_format::check_invariant_set;
+
+fn program(name: &str) -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/programs/witness")
+        .join(name)
+}
+
+/// Verifies `input` against `unreach-call.prp` with witnesses into a
+/// fresh directory: the one property's verdict and correctness witness text.
+fn verify(input: &Path, tag: &str) -> (String, PathBuf, String) {
+    let dir = std::env::temp_dir().join(format!("mpv-correctness-{tag}-{}", std::process::id()));
+    let out = Command::new(env!("CARGO_BIN_EXE_mpv"))
+        .arg("verify")
+        .arg(input)
+        .arg("--prp")
+        .arg(program("unreach-call.prp"))
+        .args(["--time-limit", "20", "--format", "json", "--witness-dir"])
+        .arg(&dir)
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let j: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let p = &j["properties"][0];
+    let path = PathBuf::from(p["witnesses"][0].as_str().expect("a witness"));
+    let text = std::fs::read_to_string(&path).unwrap();
+    let _ = std::fs::remove_dir_all(&dir);
+    (p["verdict"].as_str().unwrap().to_string(), path, text)
+}
+
+/// The 1-based line of `input` that contains `needle`.
+fn line_of(input: &Path, needle: &str) -> u64 {
+    let text = std::fs::read_to_string(input).unwrap();
+    text.lines().position(|l| l.contains(needle)).unwrap() as u64 + 1
+}
+
+#[test]
+fn a_counting_loop_gets_the_values_of_its_counter_from_the_predicate_analysis() {
+    let input = program("counting_loop_true.c");
+    let (verdict, path, text) = verify(&input, "count");
+    assert_eq!(verdict, "true");
+    assert!(
+        path.to_string_lossy()
+            .ends_with("counting_loop_true.c.call_reach_error.correctness.yml"),
+        "{}",
+        path.display()
+    );
+    let invariants = check_invariant_set(&text, &input).unwrap();
+    let counter: Vec<String> = (0..=10).map(|k| format!("i == {k}")).collect();
+    assert_eq!(
+        invariants,
+        [(line_of(&input, "for (i = 0"), counter.join(" || "))],
+        "{text}"
+    );
+}
+
+#[test]
+fn explicit_values_give_the_flag_at_both_loops_without_the_callers_local() {
+    let input = program("flag_loops_true.c");
+    let (verdict, _, text) = verify(&input, "flag");
+    assert_eq!(verdict, "true");
+    let invariants = check_invariant_set(&text, &input).unwrap();
+    assert_eq!(
+        invariants,
+        [
+            (
+                line_of(&input, "while ("),
+                "busy == 0 && rounds == 3U".to_string()
+            ),
+            (
+                line_of(&input, "again:"),
+                "busy == 0 && rounds == 3U && mode == 7".to_string()
+            ),
+        ],
+        "in `work`, `mode` (main's) is known but not in scope: {text}"
+    );
+    assert!(text.contains("type: loop_invariant"), "{text}");
+    assert!(text.contains("function: work"), "{text}");
+}
+
+#[test]
+fn a_true_without_loops_claims_nothing() {
+    let input = program("reach_error_true.c");
+    let (verdict, _, text) = verify(&input, "noloop");
+    assert_eq!(verdict, "true");
+    assert_eq!(check_invariant_set(&text, &input).unwrap(), []);
+    assert!(text.contains("entry_type: invariant_set"), "{text}");
+    assert!(text.contains("content: []"), "{text}");
+}
+
+#[test]
+fn the_format_check_rejects_broken_correctness_witnesses_and_validate_declines_them() {
+    let input = program("flag_loops_true.c");
+    let (_, _, text) = verify(&input, "broken");
+    check_invariant_set(&text, &input).unwrap();
+    let if_line = line_of(&input, "if (busy");
+    let loop_line = line_of(&input, "while (");
+    let broken = [
+        text.replace("value: busy == 0", "value: busy == )"),
+        text.replace(&format!("line: {loop_line}"), &format!("line: {if_line}")),
+        text.replace(
+            "entry_type: invariant_set",
+            "entry_type: violation_sequence",
+        ),
+        text.replace("format: c_expression", "format: acsl"),
+        text.replace("type: loop_invariant", "type: invariant"),
+    ];
+    for b in &broken {
+        assert_ne!(b, &text);
+        assert!(check_invariant_set(b, &input).is_err(), "{b}");
+    }
+    let dir = std::env::temp_dir().join(format!("mpv-correctness-validate-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let w = dir.join("w.yml");
+    std::fs::write(&w, &text).unwrap();
+    let out = Command::new(env!("CARGO_BIN_EXE_mpv"))
+        .arg("validate")
+        .arg("--witness")
+        .arg(&w)
+        .arg(&input)
+        .arg("--prp")
+        .arg(program("unreach-call.prp"))
+        .output()
+        .unwrap();
+    let _ = std::fs::remove_dir_all(&dir);
+    let said = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(1), "{said}");
+    assert!(
+        said.contains("correctness witnesses (invariant_set) are not validated by mpv"),
+        "{said}"
+    );
+}
