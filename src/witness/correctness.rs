@@ -1,6 +1,9 @@
 //! The correctness witness of a TRUE property: SV-COMP YAML format 2.0,
 //! one `invariant_set` entry with the metadata of the violation witnesses
-//! and a `loop_invariant` per loop head the proof knows something of.
+//! and an invariant per loop head the proof knows something of: a
+//! `loop_invariant` at a `while`/`for`/`do` keyword, a `location_invariant`
+//! at the label of a loop made of `goto`s (it holds whenever control
+//! reaches the label).
 //!
 //! An invariant comes from the analysis as a [`LoopInvariant`]: the loop
 //! head's places in the input file, what labels it carries, and a
@@ -35,18 +38,36 @@ pub struct LoopInvariant {
     pub invariant: CExpr,
 }
 
+/// What an invariant's place is.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum InvariantKind {
+    /// A loop's keyword: before each evaluation of its condition (each
+    /// iteration of a `do` loop).
+    Loop,
+    /// A label: whenever control reaches it.
+    Location,
+}
+
+impl InvariantKind {
+    /// The `type` in the YAML format.
+    pub fn name(self) -> &'static str {
+        match self {
+            InvariantKind::Loop => "loop_invariant",
+            InvariantKind::Location => "location_invariant",
+        }
+    }
+}
+
 /// An invariant placed in the input file and printed.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Placed {
+    pub kind: InvariantKind,
     pub line: u32,
     pub column: u32,
     pub function: String,
     /// The C expression.
     pub value: String,
 }
-
-/// The `type` of every invariant mpv writes: it holds at a loop head.
-const LOOP_INVARIANT: &str = "loop_invariant";
 
 #[derive(Serialize)]
 struct Entry<'a> {
@@ -95,7 +116,7 @@ pub fn render(task: &Task, invariants: &[Placed], meta: &Metadata) -> String {
         .iter()
         .map(|p| Item {
             invariant: Invariant {
-                kind: LOOP_INVARIANT,
+                kind: p.kind.name(),
                 location: Location {
                     file_name: &file,
                     line: p.line,
@@ -119,20 +140,19 @@ pub fn render(task: &Task, invariants: &[Placed], meta: &Metadata) -> String {
 /// scope there; those that cannot be placed or become `1` are left out.
 pub fn place(invariants: &[LoopInvariant], source: &str) -> Vec<Placed> {
     let text = Source::new(source);
-    let located: Vec<Option<(u32, u32)>> = invariants.iter().map(|i| text.locate(i)).collect();
+    let located: Vec<Option<(u32, u32, InvariantKind)>> =
+        invariants.iter().map(|i| text.locate(i)).collect();
     let mut out: Vec<Placed> = Vec::new();
     for (inv, at) in invariants.iter().zip(&located) {
-        let Some((line, column)) = *at else {
+        let Some((line, column, kind)) = *at else {
             continue;
         };
         // Two loop heads at one place: which one an invariant is of is
         // not clear from the place.
-        if located
-            .iter()
-            .filter(|l| **l == Some((line, column)))
-            .count()
-            > 1
-        {
+        let here = |l: &&Option<(u32, u32, InvariantKind)>| {
+            l.is_some_and(|(a, b, _)| (a, b) == (line, column))
+        };
+        if located.iter().filter(here).count() > 1 {
             continue;
         }
         let weak = inv
@@ -142,6 +162,7 @@ pub fn place(invariants: &[LoopInvariant], source: &str) -> Vec<Placed> {
             continue;
         }
         out.push(Placed {
+            kind,
             line,
             column,
             function: inv.function.clone(),
@@ -185,15 +206,13 @@ impl<'a> Source<'a> {
     }
 
     /// The first place of `inv` that holds its loop's keyword or one of its
-    /// labels (followed by `:`).
-    fn locate(&self, inv: &LoopInvariant) -> Option<(u32, u32)> {
-        inv.places.iter().copied().find(|&(line, column)| {
-            let Some(text) = self.line(line) else {
-                return false;
-            };
-            let i = (column as usize).saturating_sub(1);
-            if column == 0 || i >= text.len() || !text.is_char_boundary(i) {
-                return false;
+    /// labels (followed by `:`), and what kind of place it is.
+    fn locate(&self, inv: &LoopInvariant) -> Option<(u32, u32, InvariantKind)> {
+        inv.places.iter().find_map(|&(line, column)| {
+            let text = self.line(line)?;
+            let i = (column as usize).checked_sub(1)?;
+            if i >= text.len() || !text.is_char_boundary(i) {
+                return None;
             }
             let keyword = ["while", "for", "do"].iter().any(|k| word_at(text, i, k));
             let label = inv.labels.iter().any(|l| {
@@ -202,7 +221,11 @@ impl<'a> Source<'a> {
                     after.starts_with(':') && !after.starts_with("::")
                 }
             });
-            keyword || label
+            match (keyword, label) {
+                (true, _) => Some((line, column, InvariantKind::Loop)),
+                (false, true) => Some((line, column, InvariantKind::Location)),
+                (false, false) => None,
+            }
         })
     }
 
@@ -313,9 +336,15 @@ mod tests {
         );
         let got: Vec<_> = placed
             .iter()
-            .map(|p| (p.line, p.column, p.value.as_str()))
+            .map(|p| (p.kind, p.line, p.column, p.value.as_str()))
             .collect();
-        assert_eq!(got, [(5, 3, "i <= 10"), (10, 2, "g <= 1")]);
+        assert_eq!(
+            got,
+            [
+                (InvariantKind::Loop, 5, 3, "i <= 10"),
+                (InvariantKind::Location, 10, 2, "g <= 1")
+            ]
+        );
     }
 
     #[test]

@@ -477,11 +477,38 @@ pub type Resolve<'a> = dyn Fn(VarId, u32) -> Option<CVar> + 'a;
 /// formula it implies: in negation normal form, every atom without an
 /// exact C rendering weakened to true.
 pub fn from_z3(f: &Bool, vars: &Resolve) -> CExpr {
-    formula(&Dynamic::from_ast(f), true, vars)
+    let cx = Cx {
+        vars,
+        steps: std::cell::Cell::new(MAX_STEPS),
+    };
+    formula(&Dynamic::from_ast(f), true, &cx)
+}
+
+/// Subterms [`from_z3`] visits before it weakens the rest to true: the
+/// expansion of `ite` and equivalences may double a formula per nesting.
+const MAX_STEPS: usize = 100_000;
+
+/// What a translation needs: the variables, and the steps it has left.
+struct Cx<'a> {
+    vars: &'a Resolve<'a>,
+    steps: std::cell::Cell<usize>,
+}
+
+impl Cx<'_> {
+    /// Takes a step; whether one was left.
+    fn step(&self) -> bool {
+        let n = self.steps.get();
+        self.steps.set(n.saturating_sub(1));
+        n > 0
+    }
 }
 
 /// `x` (a Boolean term) if `positive`, else its negation.
-fn formula(x: &Dynamic, positive: bool, vars: &Resolve) -> CExpr {
+fn formula(x: &Dynamic, positive: bool, vars: &Cx) -> CExpr {
+    if !vars.step() {
+        // Out of steps: true, which the formula implies.
+        return CExpr::True;
+    }
     if let Some(b) = x.as_bool().and_then(|b| b.as_bool()) {
         return match b == positive {
             true => CExpr::True,
@@ -536,7 +563,7 @@ fn is_bv_ite(t: &Dynamic) -> bool {
 
 /// The atom `x` whose operand `j` is `ite(c, t, e)` as `(c && x[t/j]) ||
 /// (!c && x[e/j])`, negated unless `positive`.
-fn lift_ite(x: &Dynamic, kids: &[Dynamic], j: usize, positive: bool, vars: &Resolve) -> CExpr {
+fn lift_ite(x: &Dynamic, kids: &[Dynamic], j: usize, positive: bool, vars: &Cx) -> CExpr {
     let choice = kids[j].children();
     let [c, t, e] = choice.as_slice() else {
         return CExpr::True;
@@ -556,7 +583,7 @@ fn lift_ite(x: &Dynamic, kids: &[Dynamic], j: usize, positive: bool, vars: &Reso
 }
 
 /// `a <=> b` if `positive`, else `a xor b`.
-fn iff(a: &Dynamic, b: &Dynamic, positive: bool, vars: &Resolve) -> CExpr {
+fn iff(a: &Dynamic, b: &Dynamic, positive: bool, vars: &Cx) -> CExpr {
     CExpr::or([
         CExpr::and([formula(a, true, vars), formula(b, positive, vars)]),
         CExpr::and([formula(a, false, vars), formula(b, !positive, vars)]),
@@ -565,7 +592,7 @@ fn iff(a: &Dynamic, b: &Dynamic, positive: bool, vars: &Resolve) -> CExpr {
 
 /// A bit-vector comparison, negated unless `positive`; `None` if it has no
 /// exact C rendering.
-fn atom(kind: DeclKind, kids: &[Dynamic], positive: bool, vars: &Resolve) -> Option<CExpr> {
+fn atom(kind: DeclKind, kids: &[Dynamic], positive: bool, vars: &Cx) -> Option<CExpr> {
     let (op, signed) = match kind {
         DeclKind::EQ => (CmpOp::Eq, false),
         DeclKind::DISTINCT => (CmpOp::Ne, false),
@@ -633,7 +660,10 @@ fn c_width(w: u32) -> bool {
 }
 
 /// The bit-vector term `x` as a [`CTerm`], if it has an exact rendering.
-fn term(x: &Dynamic, vars: &Resolve) -> Option<CTerm> {
+fn term(x: &Dynamic, vars: &Cx) -> Option<CTerm> {
+    if !vars.step() {
+        return None;
+    }
     let bv = x.as_bv()?;
     let width = bv.get_size();
     if !c_width(width) || !x.is_app() {
@@ -664,7 +694,7 @@ fn term(x: &Dynamic, vars: &Resolve) -> Option<CTerm> {
         }),
         DeclKind::UNINTERPRETED if kids.is_empty() => {
             let id = x.decl().name().strip_prefix('v')?.parse::<u32>().ok()?;
-            let v = vars(VarId(id), width)?;
+            let v = (vars.vars)(VarId(id), width)?;
             (v.ty.width() == width).then_some(CTerm::Var(v))
         }
         DeclKind::BADD => binary(ArithOp::Add),

@@ -85,7 +85,14 @@ fn explicit_values_give_the_flag_at_both_loops_without_the_callers_local() {
         ],
         "in `work`, `mode` (main's) is known but not in scope: {text}"
     );
-    assert!(text.contains("type: loop_invariant"), "{text}");
+    let (loop_at, label_at) = (
+        text.find("type: loop_invariant").unwrap(),
+        text.find("type: location_invariant").unwrap(),
+    );
+    assert!(
+        loop_at < label_at,
+        "the `while` first, the label second: {text}"
+    );
     assert!(text.contains("function: work"), "{text}");
 }
 

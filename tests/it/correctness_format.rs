@@ -11,10 +11,9 @@ use crate::witness_format::{check_location, entry_of, get, lines_of, string};
 
 /// Checks a YAML correctness witness of `input` (format 2.0,
 /// `invariant_set`): the metadata, and each invariant's `type`
-/// (`loop_invariant` at a loop's keyword or a label, or
-/// `location_invariant`), location inside the input file, `value` a C
-/// expression (it parses) and `format`. Returns the invariants' lines and
-/// values.
+/// (`loop_invariant` at a loop's keyword, or `location_invariant`),
+/// location inside the input file, `value` a C expression (it parses) and
+/// `format`. Returns the invariants' lines and values.
 pub fn check_invariant_set(text: &str, input: &Path) -> Result<Vec<(u64, String)>, String> {
     let doc: Value = serde_yaml_ng::from_str(text).map_err(|e| e.to_string())?;
     let (e, files) = entry_of(&doc, "invariant_set", input)?;
@@ -38,13 +37,11 @@ pub fn check_invariant_set(text: &str, input: &Path) -> Result<Vec<(u64, String)
         string(loc, "function", &at)?;
         if kind == "loop_invariant" {
             let text = &lines_of(string(loc, "file_name", &at)?)?[line as usize - 1];
-            let rest = &text[column as usize - 1..];
-            let word: String = rest
+            let word: String = text[column as usize - 1..]
                 .chars()
                 .take_while(|c| c.is_ascii_alphanumeric() || *c == '_')
                 .collect();
-            let label = rest[word.len()..].trim_start().starts_with(':');
-            if !["while", "for", "do"].contains(&word.as_str()) && !label {
+            if !["while", "for", "do"].contains(&word.as_str()) {
                 return Err(format!("{at}: no loop at {line}:{column}: {text}"));
             }
         }

@@ -166,3 +166,16 @@ fn literals_print_in_c_syntax() {
     assert_eq!(literal(0xff, 8, false), "255");
     assert_eq!(literal(0x80, 8, true), "-128");
 }
+
+#[test]
+fn a_formula_that_expands_exponentially_is_cut_short_soundly() {
+    let i = reg(1, 32);
+    // Each level mentions the one below twice: 2^40 atoms expanded.
+    let mut b = i.eq(&k(0, 32));
+    for n in 0..40 {
+        b = i.bvslt(&k(n, 32)).ite(&b, &b.not());
+    }
+    let e = from_z3(&b, &vars);
+    assert!(e.atoms() <= MAX_STEPS, "{} atoms", e.atoms());
+    assert_ne!(e, CExpr::False, "a satisfiable formula does not become 0");
+}
