@@ -34,32 +34,29 @@ fn k(v: i64, w: u32) -> BV {
 #[test]
 fn comparisons_read_operands_with_the_signedness_of_the_operation() {
     let (i, u) = (reg(1, 32), reg(2, 32));
-    assert_eq!(c(&i.bvsle(&k(10, 32))), "i <= 10");
-    assert_eq!(c(&u.bvult(&k(10, 32))), "u < 10U");
+    assert_eq!(c(&i.bvsle(k(10, 32))), "i <= 10");
+    assert_eq!(c(&u.bvult(k(10, 32))), "u < 10U");
     assert_eq!(
-        c(&u.bvslt(&k(10, 32))),
+        c(&u.bvslt(k(10, 32))),
         "(int)u < 10",
         "signed order on an unsigned"
     );
-    assert_eq!(c(&i.bvuge(&k(-1, 32))), "(unsigned int)i >= 4294967295U");
-    assert_eq!(c(&i.eq(&k(-3, 32))), "i == -3");
-    assert_eq!(
-        c(&i.bvsgt(&k(i32::MIN as i64, 32))),
-        "i > (-2147483647 - 1)"
-    );
+    assert_eq!(c(&i.bvuge(k(-1, 32))), "(unsigned int)i >= 4294967295U");
+    assert_eq!(c(&i.eq(k(-3, 32))), "i == -3");
+    assert_eq!(c(&i.bvsgt(k(i32::MIN as i64, 32))), "i > (-2147483647 - 1)");
     let s = reg(3, 16);
-    assert_eq!(c(&s.bvslt(&k(-2, 16))), "s < -2");
-    assert_eq!(c(&s.bvult(&k(-2, 16))), "(unsigned short)s < 65534");
+    assert_eq!(c(&s.bvslt(k(-2, 16))), "s < -2");
+    assert_eq!(c(&s.bvult(k(-2, 16))), "(unsigned short)s < 65534");
 }
 
 #[test]
 fn negations_go_into_the_atoms() {
     let i = reg(1, 32);
-    let f = Bool::and(&[&i.bvslt(&k(10, 32)).not(), &i.eq(&k(0, 32)).not()]);
+    let f = Bool::and(&[&i.bvslt(k(10, 32)).not(), &i.eq(k(0, 32)).not()]);
     assert_eq!(c(&f), "i >= 10 && i != 0");
-    let g = Bool::or(&[&i.bvslt(&k(0, 32)), &i.bvsgt(&k(5, 32))]).not();
+    let g = Bool::or(&[&i.bvslt(k(0, 32)), &i.bvsgt(k(5, 32))]).not();
     assert_eq!(c(&g), "i >= 0 && i <= 5");
-    let imp = i.bvslt(&k(0, 32)).implies(&i.eq(&k(-1, 32)));
+    let imp = i.bvslt(k(0, 32)).implies(i.eq(k(-1, 32)));
     assert_eq!(c(&imp), "i >= 0 || i == -1");
 }
 
@@ -67,11 +64,11 @@ fn negations_go_into_the_atoms() {
 fn arithmetic_wraps_in_the_unsigned_type_of_its_width() {
     let (i, s) = (reg(1, 32), reg(3, 16));
     assert_eq!(
-        c(&i.bvadd(&k(1, 32)).bvsle(&k(10, 32))),
+        c(&i.bvadd(k(1, 32)).bvsle(k(10, 32))),
         "(int)((unsigned int)i + 1U) <= 10"
     );
     assert_eq!(
-        c(&s.bvmul(&s).eq(&k(4, 16))),
+        c(&s.bvmul(&s).eq(k(4, 16))),
         "(unsigned short)((unsigned int)(unsigned short)s * (unsigned int)(unsigned short)s) == 4",
         "a 16-bit product is formed in unsigned int: no overflow of int"
     );
@@ -89,55 +86,51 @@ fn atoms_without_a_c_rendering_become_true() {
     // A temporary, a high slice, a division, a pointer and a
     // non-register symbol: each atom is weakened, not dropped from a
     // conjunction in a way that would strengthen the formula.
-    let conj = Bool::and(&[&i.bvslt(&k(10, 32)), &t.eq(&k(0, 32))]);
+    let conj = Bool::and(&[&i.bvslt(k(10, 32)), &t.eq(k(0, 32))]);
     assert_eq!(c(&conj), "i < 10");
-    let disj = Bool::or(&[&i.bvslt(&k(10, 32)), &t.eq(&k(0, 32))]);
+    let disj = Bool::or(&[&i.bvslt(k(10, 32)), &t.eq(k(0, 32))]);
     assert_eq!(c(&disj), "1", "a disjunct that is 1 makes the whole 1");
-    let neg = Bool::or(&[&i.bvslt(&k(10, 32)), &t.eq(&k(0, 32))]).not();
+    let neg = Bool::or(&[&i.bvslt(k(10, 32)), &t.eq(k(0, 32))]).not();
     assert_eq!(
         c(&neg),
         "i >= 10",
         "the negated atom is weakened, not negated"
     );
-    assert_eq!(c(&i.extract(31, 16).eq(&k(0, 16))), "1");
-    assert_eq!(c(&i.bvsdiv(&k(2, 32)).eq(&k(1, 32))), "1");
-    assert_eq!(
-        c(&reg(4, 64).eq(&k(0, 64))),
-        "1",
-        "pointers are no integers"
-    );
+    assert_eq!(c(&i.extract(31, 16).eq(k(0, 16))), "1");
+    assert_eq!(c(&i.bvsdiv(k(2, 32)).eq(k(1, 32))), "1");
+    assert_eq!(c(&reg(4, 64).eq(k(0, 64))), "1", "pointers are no integers");
     let mem = BV::new_const("mem32", 32);
     assert_eq!(c(&mem.eq(&i)), "1");
     let odd = BV::new_const("v1", 24);
-    assert_eq!(c(&odd.eq(&k(0, 24))), "1", "no C type of 24 bits");
+    assert_eq!(c(&odd.eq(k(0, 24))), "1", "no C type of 24 bits");
 }
 
 #[test]
 fn boolean_equivalences_and_choices_are_expanded() {
     let (i, u) = (reg(1, 32), reg(2, 32));
-    let (a, b) = (i.bvslt(&k(0, 32)), u.eq(&k(7, 32)));
+    let (a, b) = (i.bvslt(k(0, 32)), u.eq(k(7, 32)));
     assert_eq!(c(&a.iff(&b)), "(i < 0 && u == 7U) || (i >= 0 && u != 7U)");
     assert_eq!(c(&a.ite(&b, &Bool::from_bool(false))), "i < 0 && u == 7U");
     assert_eq!(c(&Bool::from_bool(false)), "0");
     // C's value of a condition, compared with 0: the choice is lifted.
-    let value = i.bvsle(&k(10, 32)).ite(&k(1, 32), &k(0, 32));
-    assert_eq!(c(&value.eq(&k(0, 32)).not()), "i <= 10");
+    let value = i.bvsle(k(10, 32)).ite(&k(1, 32), &k(0, 32));
+    assert_eq!(c(&value.eq(k(0, 32)).not()), "i <= 10");
 }
 
 #[test]
 fn equalities_decide_the_other_comparisons_of_their_conjunction() {
     let i = reg(1, 32);
     let cube = Bool::and(&[
-        &i.bvslt(&k(10, 32)),
-        &i.bvadd(&k(1, 32)).bvslt(&k(10, 32)),
-        &i.eq(&k(3, 32)),
-        &i.eq(&k(4, 32)).not(),
+        &i.bvslt(k(10, 32)),
+        &i.bvadd(k(1, 32)).bvslt(k(10, 32)),
+        &i.eq(k(3, 32)),
+        &i.eq(k(4, 32)).not(),
     ]);
     assert_eq!(c(&cube), "i == 3", "true under i == 3: dropped");
-    let contradiction = Bool::and(&[&i.bvsge(&k(10, 32)), &i.eq(&k(3, 32))]);
+    let contradiction = Bool::and(&[&i.bvsge(k(10, 32)), &i.eq(k(3, 32))]);
     assert_eq!(c(&contradiction), "0");
     let u = reg(2, 32);
-    let other = Bool::and(&[&u.bvult(&k(5, 32)), &i.eq(&k(3, 32))]);
+    let other = Bool::and(&[&u.bvult(k(5, 32)), &i.eq(k(3, 32))]);
     assert_eq!(c(&other), "u < 5U && i == 3", "other variables stay");
 }
 
@@ -146,8 +139,8 @@ fn weakening_keeps_what_is_in_scope_and_simplifies() {
     let i = reg(1, 32);
     let u = reg(2, 32);
     let f = Bool::or(&[
-        &Bool::and(&[&i.bvslt(&k(3, 32)), &u.eq(&k(1, 32))]),
-        &i.eq(&k(9, 32)),
+        &Bool::and(&[&i.bvslt(k(3, 32)), &u.eq(k(1, 32))]),
+        &i.eq(k(9, 32)),
     ]);
     let e = from_z3(&f, &vars);
     assert_eq!(e.atoms(), 3);
@@ -171,9 +164,9 @@ fn literals_print_in_c_syntax() {
 fn a_formula_that_expands_exponentially_is_cut_short_soundly() {
     let i = reg(1, 32);
     // Each level mentions the one below twice: 2^40 atoms expanded.
-    let mut b = i.eq(&k(0, 32));
+    let mut b = i.eq(k(0, 32));
     for n in 0..40 {
-        b = i.bvslt(&k(n, 32)).ite(&b, &b.not());
+        b = i.bvslt(k(n, 32)).ite(&b, &b.not());
     }
     let e = from_z3(&b, &vars);
     assert!(e.atoms() <= MAX_STEPS, "{} atoms", e.atoms());
