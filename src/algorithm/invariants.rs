@@ -114,9 +114,9 @@ pub(super) fn of_values(values: &Values, f: FuncId, names: &mut Names) -> CExpr 
         };
         let signed = matches!(var.ty, CType::Int(k) if k.signed());
         let (op, bits) = match (k, var.ty) {
-            (Known::Exactly(c), CType::Int(_)) => (CmpOp::Eq, c as u64),
-            (Known::Exactly(0), CType::Pointer) => (CmpOp::Eq, 0),
-            (Known::NonZero, _) => (CmpOp::Ne, 0),
+            (Known::Exactly(c), CType::Int(_)) => (CmpOp::EQ, c as u64),
+            (Known::Exactly(0), CType::Pointer) => (CmpOp::EQ, 0),
+            (Known::NonZero, _) => (CmpOp::NE, 0),
             _ => return CExpr::True,
         };
         CExpr::cmp(op, signed, CTerm::Var(var), CTerm::Const { bits, width })

@@ -21,7 +21,7 @@ use std::path::{Path, PathBuf};
 use serde::Serialize;
 
 use super::invariant::{CExpr, CVar, VarScope};
-use super::yaml::{metadata, Location, Meta};
+use super::yaml::{metadata, Entry, Location};
 use super::{parenthesised_from, word_at, Metadata, Task};
 
 /// What the proof of a property knows at one loop head.
@@ -67,13 +67,6 @@ pub struct Placed {
     pub function: String,
     /// The C expression.
     pub value: String,
-}
-
-#[derive(Serialize)]
-struct Entry<'a> {
-    entry_type: &'static str,
-    metadata: Meta<'a>,
-    content: Vec<Item<'a>>,
 }
 
 #[derive(Serialize)]
@@ -304,7 +297,7 @@ mod tests {
 
     fn le(v: CVar, c: u64) -> CExpr {
         CExpr::cmp(
-            CmpOp::Le,
+            CmpOp::LE,
             true,
             CTerm::Var(v),
             CTerm::Const { bits: c, width: 32 },

@@ -65,37 +65,55 @@ pub enum VarScope {
     Block { line: u32, column: u32 },
 }
 
-/// A comparison.
+/// A comparison: the orderings of its operands it accepts (one of the six
+/// C comparisons; negation takes the other orderings).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum CmpOp {
-    Eq,
-    Ne,
-    Lt,
-    Le,
-    Gt,
-    Ge,
+pub struct CmpOp {
+    less: bool,
+    equal: bool,
+    greater: bool,
 }
 
 impl CmpOp {
-    fn negated(self) -> CmpOp {
-        match self {
-            CmpOp::Eq => CmpOp::Ne,
-            CmpOp::Ne => CmpOp::Eq,
-            CmpOp::Lt => CmpOp::Ge,
-            CmpOp::Le => CmpOp::Gt,
-            CmpOp::Gt => CmpOp::Le,
-            CmpOp::Ge => CmpOp::Lt,
+    pub const EQ: CmpOp = CmpOp::accepting(false, true, false);
+    pub const NE: CmpOp = CmpOp::EQ.negated();
+    pub const LT: CmpOp = CmpOp::accepting(true, false, false);
+    pub const GE: CmpOp = CmpOp::LT.negated();
+    pub const GT: CmpOp = CmpOp::accepting(false, false, true);
+    pub const LE: CmpOp = CmpOp::GT.negated();
+
+    const fn accepting(less: bool, equal: bool, greater: bool) -> CmpOp {
+        CmpOp {
+            less,
+            equal,
+            greater,
+        }
+    }
+
+    const fn negated(self) -> CmpOp {
+        CmpOp::accepting(!self.less, !self.equal, !self.greater)
+    }
+
+    /// Whether operands ordered so satisfy it.
+    fn accepts(self, o: std::cmp::Ordering) -> bool {
+        match o {
+            std::cmp::Ordering::Less => self.less,
+            std::cmp::Ordering::Equal => self.equal,
+            std::cmp::Ordering::Greater => self.greater,
         }
     }
 
     fn text(self) -> &'static str {
-        match self {
-            CmpOp::Eq => "==",
-            CmpOp::Ne => "!=",
-            CmpOp::Lt => "<",
-            CmpOp::Le => "<=",
-            CmpOp::Gt => ">",
-            CmpOp::Ge => ">=",
+        match (self.less, self.equal, self.greater) {
+            (false, true, false) => "==",
+            (true, false, true) => "!=",
+            (true, false, false) => "<",
+            (true, true, false) => "<=",
+            (false, false, true) => ">",
+            (false, true, true) => ">=",
+            // Neither all nor no orderings: the constants and their
+            // negations are the six above.
+            _ => unreachable!("a comparison accepts some orderings, not all"),
         }
     }
 }
@@ -386,13 +404,13 @@ fn decided_by_equalities(items: &mut Vec<CExpr>) -> bool {
         .iter()
         .filter_map(|e| match e {
             CExpr::Cmp {
-                op: CmpOp::Eq,
+                op: CmpOp::EQ,
                 a: CTerm::Var(v),
                 b: CTerm::Const { bits, .. },
                 ..
             }
             | CExpr::Cmp {
-                op: CmpOp::Eq,
+                op: CmpOp::EQ,
                 a: CTerm::Const { bits, .. },
                 b: CTerm::Var(v),
                 ..
@@ -411,7 +429,7 @@ fn decided_by_equalities(items: &mut Vec<CExpr>) -> bool {
             kept.push(e);
             continue;
         };
-        let is_fixing = *op == CmpOp::Eq && fixed.iter().any(|(v, bits)| {
+        let is_fixing = *op == CmpOp::EQ && fixed.iter().any(|(v, bits)| {
             matches!((a, b), (CTerm::Var(w), CTerm::Const { bits: c, .. }) | (CTerm::Const { bits: c, .. }, CTerm::Var(w)) if w == v && c == bits)
         });
         match (a.eval(&value), b.eval(&value)) {
@@ -594,16 +612,16 @@ fn iff(a: &Dynamic, b: &Dynamic, positive: bool, vars: &Cx) -> CExpr {
 /// exact C rendering.
 fn atom(kind: DeclKind, kids: &[Dynamic], positive: bool, vars: &Cx) -> Option<CExpr> {
     let (op, signed) = match kind {
-        DeclKind::EQ => (CmpOp::Eq, false),
-        DeclKind::DISTINCT => (CmpOp::Ne, false),
-        DeclKind::SLT => (CmpOp::Lt, true),
-        DeclKind::SLEQ => (CmpOp::Le, true),
-        DeclKind::SGT => (CmpOp::Gt, true),
-        DeclKind::SGEQ => (CmpOp::Ge, true),
-        DeclKind::ULT => (CmpOp::Lt, false),
-        DeclKind::ULEQ => (CmpOp::Le, false),
-        DeclKind::UGT => (CmpOp::Gt, false),
-        DeclKind::UGEQ => (CmpOp::Ge, false),
+        DeclKind::EQ => (CmpOp::EQ, false),
+        DeclKind::DISTINCT => (CmpOp::NE, false),
+        DeclKind::SLT => (CmpOp::LT, true),
+        DeclKind::SLEQ => (CmpOp::LE, true),
+        DeclKind::SGT => (CmpOp::GT, true),
+        DeclKind::SGEQ => (CmpOp::GE, true),
+        DeclKind::ULT => (CmpOp::LT, false),
+        DeclKind::ULEQ => (CmpOp::LE, false),
+        DeclKind::UGT => (CmpOp::GT, false),
+        DeclKind::UGEQ => (CmpOp::GE, false),
         _ => return None,
     };
     let [a, b] = kids else {
@@ -616,7 +634,7 @@ fn atom(kind: DeclKind, kids: &[Dynamic], positive: bool, vars: &Cx) -> Option<C
     // Equality does not depend on how both sides are read: as a variable
     // operand is, so that it prints without a cast.
     let signed = match (op, &a, &b) {
-        (CmpOp::Eq | CmpOp::Ne, CTerm::Var(v), _) | (CmpOp::Eq | CmpOp::Ne, _, CTerm::Var(v)) => {
+        (CmpOp::EQ | CmpOp::NE, CTerm::Var(v), _) | (CmpOp::EQ | CmpOp::NE, _, CTerm::Var(v)) => {
             v.ty.signed()
         }
         _ => signed,
@@ -638,15 +656,7 @@ fn compare(op: CmpOp, signed: bool, x: u64, y: u64, width: u32) -> bool {
         true => i128::from(((v << shift) as i64) >> shift),
         false => i128::from((v << shift) >> shift),
     };
-    let (x, y) = (read(x), read(y));
-    match op {
-        CmpOp::Eq => x == y,
-        CmpOp::Ne => x != y,
-        CmpOp::Lt => x < y,
-        CmpOp::Le => x <= y,
-        CmpOp::Gt => x > y,
-        CmpOp::Ge => x >= y,
-    }
+    op.accepts(read(x).cmp(&read(y)))
 }
 
 /// Whether `t` is a pointer variable (its encoding is no C integer).

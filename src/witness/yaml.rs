@@ -9,11 +9,12 @@ use serde::Serialize;
 
 use super::{sha256_hex, Metadata, Task, Waypoint, LDV_ASSUMPTIONS};
 
+/// A witness' one entry: its type, metadata and content items.
 #[derive(Serialize)]
-struct Entry<'a> {
-    entry_type: &'static str,
-    metadata: Meta<'a>,
-    content: Vec<Segment<'a>>,
+pub(super) struct Entry<'a, C> {
+    pub(super) entry_type: &'static str,
+    pub(super) metadata: Meta<'a>,
+    pub(super) content: Vec<C>,
 }
 
 #[derive(Serialize)]

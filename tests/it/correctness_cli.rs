@@ -3,7 +3,6 @@
 //! say, and that the format check holds them (and rejects broken ones).
 
 use std::path::{Path, PathBuf};
-use std::process::Command;
 
 use crate::correctness_format::check_invariant_set;
 
@@ -13,25 +12,12 @@ fn program(name: &str) -> PathBuf {
         .join(name)
 }
 
-/// Verifies `input` against `unreach-call.prp` with witnesses into a
-/// fresh directory: the one property's verdict and correctness witness text.
+/// Verifies `input` (against the property file its header names) with
+/// witnesses into a fresh directory: the one property's verdict, its
+/// correctness witness and that witness' text.
 fn verify(input: &Path, tag: &str) -> (String, PathBuf, String) {
     let dir = std::env::temp_dir().join(format!("mpv-correctness-{tag}-{}", std::process::id()));
-    let out = Command::new(env!("CARGO_BIN_EXE_mpv"))
-        .arg("verify")
-        .arg(input)
-        .arg("--prp")
-        .arg(program("unreach-call.prp"))
-        .args(["--time-limit", "20", "--format", "json", "--witness-dir"])
-        .arg(&dir)
-        .output()
-        .unwrap();
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    let j: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let j = crate::witness_cli::verify(input, &dir);
     let p = &j["properties"][0];
     let path = PathBuf::from(p["witnesses"][0].as_str().expect("a witness"));
     let text = std::fs::read_to_string(&path).unwrap();
@@ -131,18 +117,9 @@ fn the_format_check_rejects_broken_correctness_witnesses_and_validate_declines_t
     std::fs::create_dir_all(&dir).unwrap();
     let w = dir.join("w.yml");
     std::fs::write(&w, &text).unwrap();
-    let out = Command::new(env!("CARGO_BIN_EXE_mpv"))
-        .arg("validate")
-        .arg("--witness")
-        .arg(&w)
-        .arg(&input)
-        .arg("--prp")
-        .arg(program("unreach-call.prp"))
-        .output()
-        .unwrap();
+    let (code, said) = crate::witness_cli::validate(w.to_str().unwrap(), &input);
     let _ = std::fs::remove_dir_all(&dir);
-    let said = String::from_utf8_lossy(&out.stderr);
-    assert_eq!(out.status.code(), Some(1), "{said}");
+    assert_eq!(code, 1, "{said}");
     assert!(
         said.contains("correctness witnesses (invariant_set) are not validated by mpv"),
         "{said}"

@@ -48,7 +48,7 @@ fn programs() -> Vec<PathBuf> {
 }
 
 /// `mpv validate` of `witness`: its exit code and line.
-fn validate(witness: &str, file: &Path) -> (i32, String) {
+pub fn validate(witness: &str, file: &Path) -> (i32, String) {
     let mut cmd = Command::new(env!("CARGO_BIN_EXE_mpv"));
     cmd.arg("validate").arg("--witness").arg(witness).arg(file);
     for p in property_args(file) {
@@ -61,7 +61,7 @@ fn validate(witness: &str, file: &Path) -> (i32, String) {
 }
 
 /// Runs `mpv verify` with witnesses into `dir`: the JSON report.
-fn verify(file: &Path, dir: &Path) -> serde_json::Value {
+pub fn verify(file: &Path, dir: &Path) -> serde_json::Value {
     let mut cmd = Command::new(env!("CARGO_BIN_EXE_mpv"));
     cmd.arg("verify").arg(file);
     for p in property_args(file) {
