@@ -13,11 +13,13 @@
 //! automata split paths but never remove one; see [`crate::cpa::loom`]), so
 //! the invariants hold for every property the fixed point proves, under
 //! the assumptions its proof makes (the explicit values take functions
-//! without a body to leave the module's variables alone). A loop head with
+//! without a body to leave the module's variables alone), except where the
+//! analyses cut recursion: a loop of a recursive function, or of one it
+//! calls, gets no invariant ([`cut_by_recursion`]). A loop head with
 //! a state that is no abstraction, or whose invariant has more than
 //! [`MAX_ATOMS`] comparisons, gets no invariant (`1`, which is sound).
 
-use crate::cfa::{LocId, Program};
+use crate::cfa::{EdgeOp, LocId, Program};
 use crate::cpa::value::{Known, Values};
 use crate::hash::{HashMap, HashSet};
 use crate::ir::{FuncId, Scope, Type, VarId};
@@ -137,9 +139,11 @@ pub(super) fn collect(
     program: &Program,
     states: impl Iterator<Item = (LocId, Knows)>,
 ) -> Vec<LoopInvariant> {
+    let unseen = cut_by_recursion(program);
     let mut at: HashMap<LocId, Option<Vec<CExpr>>> = HashMap::default();
     for (loc, known) in states {
-        if !program.loc(loc).loop_head {
+        let l = program.loc(loc);
+        if !l.loop_head || unseen.contains(&l.func) {
             continue;
         }
         let entry = at.entry(loc).or_insert_with(|| Some(Vec::new()));
@@ -161,6 +165,42 @@ pub(super) fn collect(
         })
         .collect();
     out.sort_by_key(|i| i.places.first().copied());
+    out
+}
+
+/// The functions the analyses may not see every run of: those a
+/// recursive function calls, itself included. The call stack cuts a call
+/// of a function already on it ([`crate::cpa::callstack`]), so the runs
+/// of the nested call, and of what it calls, are never explored: a loop
+/// head there has reached states from the other runs only.
+fn cut_by_recursion(program: &Program) -> HashSet<FuncId> {
+    let n = program.functions.len();
+    let mut callees: Vec<Vec<FuncId>> = vec![Vec::new(); n];
+    for e in &program.edges {
+        if let EdgeOp::Call { callee, .. } = &e.op {
+            if program.func(*callee).body.is_some() {
+                callees[program.loc(e.from).func.0 as usize].push(*callee);
+            }
+        }
+    }
+    // What each function calls, directly or not.
+    let reach = |f: FuncId| -> HashSet<FuncId> {
+        let mut seen: HashSet<FuncId> = HashSet::default();
+        let mut todo: Vec<FuncId> = callees[f.0 as usize].clone();
+        while let Some(g) = todo.pop() {
+            if seen.insert(g) {
+                todo.extend(callees[g.0 as usize].iter().copied());
+            }
+        }
+        seen
+    };
+    let mut out: HashSet<FuncId> = HashSet::default();
+    for f in (0..n as u32).map(FuncId) {
+        let r = reach(f);
+        if r.contains(&f) {
+            out.extend(r);
+        }
+    }
     out
 }
 

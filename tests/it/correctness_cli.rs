@@ -125,3 +125,22 @@ fn the_format_check_rejects_broken_correctness_witnesses_and_validate_declines_t
         "{said}"
     );
 }
+
+#[test]
+fn a_loop_the_analysis_does_not_see_in_every_run_gets_no_invariant() {
+    // `descend`'s nested call is cut: at its loop the explicit values saw
+    // `depth == 0` only, which the nested call (depth 1) breaks.
+    let input = program("recursion_true.c");
+    let (verdict, _, text) = verify(&input, "recursion");
+    assert_eq!(verdict, "true");
+    let invariants = check_invariant_set(&text, &input).unwrap();
+    assert_eq!(
+        invariants,
+        [(
+            line_of(&input, "while (__VERIFIER"),
+            "depth == 0".to_string()
+        )],
+        "{text}"
+    );
+    assert!(!text.contains("function: descend"), "{text}");
+}
