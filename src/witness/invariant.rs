@@ -13,8 +13,9 @@
 //! drops the atoms over variables that are not in scope where the invariant
 //! is placed ([`CExpr::weaken`]).
 //!
-//! Terms print exactly under C's semantics for LP64 with GCC's conversions
-//! (a value converted to a signed type of its width keeps its bits): each
+//! Terms print exactly under C's semantics with GCC's conversions (a value
+//! converted to a signed type of its width keeps its bits), for LP64 and
+//! ILP32 alike (64-bit values are `long long`): each
 //! comparison reads its operands with the signedness the bit-vector
 //! operation uses (`bvslt` on an `unsigned int` prints `(int)x < c`),
 //! arithmetic is done in the unsigned type of its width and converted
@@ -176,17 +177,18 @@ pub enum CTerm {
     },
 }
 
-/// The C integer type of `width` bits and signedness `signed`.
+/// The C integer type of `width` bits and signedness `signed` (`long
+/// long` for 64 bits: so under ILP32 as under LP64).
 fn type_name(signed: bool, width: u32) -> &'static str {
     match (signed, width) {
         (true, 8) => "signed char",
         (true, 16) => "short",
         (true, 32) => "int",
-        (true, _) => "long",
+        (true, _) => "long long",
         (false, 8) => "unsigned char",
         (false, 16) => "unsigned short",
         (false, 32) => "unsigned int",
-        (false, _) => "unsigned long",
+        (false, _) => "unsigned long long",
     }
 }
 
@@ -201,14 +203,14 @@ fn literal(bits: u64, width: u32, signed: bool) -> String {
     let u = bits & mask;
     if !signed {
         return match width {
-            64 => format!("{u}UL"),
+            64 => format!("{u}ULL"),
             32 => format!("{u}U"),
             _ => u.to_string(),
         };
     }
     let shift = 64 - width;
     let v = ((u << shift) as i64) >> shift;
-    let suffix = if width == 64 { "L" } else { "" };
+    let suffix = if width == 64 { "LL" } else { "" };
     if width >= 32 && v == i64::MIN >> shift {
         // The most negative value has no literal of its own.
         format!("({}{suffix} - 1)", v + 1)
@@ -376,6 +378,15 @@ impl CExpr {
         match self {
             CExpr::True => "1".into(),
             CExpr::False => "0".into(),
+            // A pointer is compared with the null pointer constant `0`.
+            CExpr::Cmp { a, b, op, .. } if points(a) || points(b) => {
+                let side = |t: &CTerm| match t {
+                    CTerm::Var(v) => v.name.clone(),
+                    CTerm::Const { bits: 0, .. } => "0".into(),
+                    t => t.to_c(false),
+                };
+                format!("{} {} {}", side(a), op.text(), side(b))
+            }
             CExpr::Cmp { op, signed, a, b } => {
                 format!("{} {} {}", a.to_c(*signed), op.text(), b.to_c(*signed))
             }

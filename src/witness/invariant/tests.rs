@@ -152,9 +152,9 @@ fn weakening_keeps_what_is_in_scope_and_simplifies() {
 
 #[test]
 fn literals_print_in_c_syntax() {
-    assert_eq!(literal(u64::MAX, 64, true), "-1L");
-    assert_eq!(literal(1 << 63, 64, true), "(-9223372036854775807L - 1)");
-    assert_eq!(literal(u64::MAX, 64, false), "18446744073709551615UL");
+    assert_eq!(literal(u64::MAX, 64, true), "-1LL");
+    assert_eq!(literal(1 << 63, 64, true), "(-9223372036854775807LL - 1)");
+    assert_eq!(literal(u64::MAX, 64, false), "18446744073709551615ULL");
     assert_eq!(literal(0xff, 8, true), "-1");
     assert_eq!(literal(0xff, 8, false), "255");
     assert_eq!(literal(0x80, 8, true), "-128");
@@ -171,4 +171,12 @@ fn a_formula_that_expands_exponentially_is_cut_short_soundly() {
     let e = from_z3(&b, &vars);
     assert!(e.atoms() <= MAX_STEPS, "{} atoms", e.atoms());
     assert_ne!(e, CExpr::False, "a satisfiable formula does not become 0");
+}
+
+#[test]
+fn a_pointer_known_non_null_is_compared_with_0() {
+    let p = vars(VarId(4), 64).unwrap();
+    let zero = CTerm::Const { bits: 0, width: 64 };
+    let e = CExpr::cmp(CmpOp::NE, false, CTerm::Var(p), zero);
+    assert_eq!(e.to_c(), "p != 0");
 }
