@@ -159,7 +159,7 @@ pub(super) fn collect(
     let mut out: Vec<LoopInvariant> = at
         .into_iter()
         .filter_map(|(loc, disjuncts)| {
-            let inv = CExpr::or(disjuncts?);
+            let inv = CExpr::or(disjuncts?).simplified();
             (inv != CExpr::True && inv.atoms() <= MAX_ATOMS)
                 .then(|| loop_invariant(program, loc, inv))
         })

@@ -150,7 +150,8 @@ pub fn place(invariants: &[LoopInvariant], source: &str) -> Vec<Placed> {
         }
         let weak = inv
             .invariant
-            .weaken(&|v: &CVar| text.in_scope(v, (line, column)));
+            .weaken(&|v: &CVar| text.in_scope(v, (line, column)))
+            .simplified();
         if weak == CExpr::True {
             continue;
         }

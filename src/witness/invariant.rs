@@ -95,6 +95,11 @@ impl CmpOp {
         CmpOp::accepting(!self.less, !self.equal, !self.greater)
     }
 
+    /// The comparison with its operands swapped (`<` for `>`).
+    const fn mirrored(self) -> CmpOp {
+        CmpOp::accepting(self.greater, self.equal, self.less)
+    }
+
     /// Whether operands ordered so satisfy it.
     fn accepts(self, o: std::cmp::Ordering) -> bool {
         match o {
@@ -341,8 +346,52 @@ impl CExpr {
     }
 
     /// `a op b` read with `signed`.
+    /// `a op b` read with `signed`; a constant goes to the right.
     pub fn cmp(op: CmpOp, signed: bool, a: CTerm, b: CTerm) -> CExpr {
-        CExpr::Cmp { op, signed, a, b }
+        match (&a, &b) {
+            (CTerm::Const { .. }, CTerm::Var(_) | CTerm::Binary { .. } | CTerm::Unary { .. })
+            | (CTerm::Const { .. }, CTerm::Extend { .. } | CTerm::Truncate { .. }) => CExpr::Cmp {
+                op: op.mirrored(),
+                signed,
+                a: b,
+                b: a,
+            },
+            _ => CExpr::Cmp { op, signed, a, b },
+        }
+    }
+
+    /// The negation of a comparison.
+    fn negated_cmp(&self) -> Option<CExpr> {
+        match self {
+            CExpr::Cmp { op, signed, a, b } => Some(CExpr::Cmp {
+                op: op.negated(),
+                signed: *signed,
+                a: a.clone(),
+                b: b.clone(),
+            }),
+            _ => None,
+        }
+    }
+
+    /// An equivalent formula with fewer comparisons, for a disjunction of
+    /// conjunctions (cubes, as abstractions are): a cube that contains
+    /// another goes (`a || a && b` is `a`), two that differ in one
+    /// comparison and its negation become one (`a && b || a && !b` is
+    /// `a`), and a cube of one comparison takes its negation out of the
+    /// others (`a || !a && b` is `a || b`).
+    pub fn simplified(&self) -> CExpr {
+        let CExpr::Or(items) = self else {
+            return self.clone();
+        };
+        let mut cubes: Vec<Vec<CExpr>> = items
+            .iter()
+            .map(|e| match e {
+                CExpr::And(v) => v.clone(),
+                e => vec![e.clone()],
+            })
+            .collect();
+        while simplify_once(&mut cubes) {}
+        CExpr::or(cubes.into_iter().map(CExpr::and))
     }
 
     /// The number of comparisons.
@@ -405,6 +454,43 @@ impl CExpr {
             .collect::<Vec<_>>()
             .join(sep)
     }
+}
+
+/// One step of [`CExpr::simplified`] on `cubes`; whether it changed them.
+fn simplify_once(cubes: &mut Vec<Vec<CExpr>>) -> bool {
+    let subset = |a: &[CExpr], b: &[CExpr]| a.iter().all(|x| b.contains(x));
+    for i in 0..cubes.len() {
+        for j in 0..cubes.len() {
+            if i == j {
+                continue;
+            }
+            let (a, b) = (&cubes[i], &cubes[j]);
+            if subset(a, b) {
+                cubes.remove(j);
+                return true;
+            }
+            // `a` is `c && x`, `b` is `c && !x`: both are `c`.
+            if a.len() == b.len() {
+                let only_a: Vec<&CExpr> = a.iter().filter(|x| !b.contains(x)).collect();
+                let only_b: Vec<&CExpr> = b.iter().filter(|x| !a.contains(x)).collect();
+                if let ([x], [y]) = (&only_a[..], &only_b[..]) {
+                    if x.negated_cmp().as_ref() == Some(*y) {
+                        let x = (*x).clone();
+                        cubes[i].retain(|e| *e != x);
+                        cubes.remove(j);
+                        return true;
+                    }
+                }
+            }
+            if let [unit] = &a[..] {
+                if let Some(not) = unit.negated_cmp().filter(|n| b.contains(n)) {
+                    cubes[j].retain(|e| *e != not);
+                    return true;
+                }
+            }
+        }
+    }
+    false
 }
 
 /// Simplifies the conjunction of `items` by its equalities `v == c`: a

@@ -180,3 +180,30 @@ fn a_pointer_known_non_null_is_compared_with_0() {
     let e = CExpr::cmp(CmpOp::NE, false, CTerm::Var(p), zero);
     assert_eq!(e.to_c(), "p != 0");
 }
+
+#[test]
+fn cubes_merge_into_equivalent_shorter_disjunctions() {
+    let (i, u) = (reg(1, 32), reg(2, 32));
+    let (a, b) = (i.bvslt(k(2, 32)), u.bvult(k(7, 32)));
+    let simplified = |f: &Bool| from_z3(f, &vars).simplified().to_c();
+    // a && b || a && !b || !a && b: a || b.
+    let f = Bool::or(&[
+        &Bool::and(&[&a, &b]),
+        &Bool::and(&[&a, &b.not()]),
+        &Bool::and(&[&a.not(), &b]),
+    ]);
+    assert_eq!(simplified(&f), "i < 2 || u < 7U");
+    // a || a && b: a.
+    assert_eq!(simplified(&Bool::or(&[&a, &Bool::and(&[&a, &b])])), "i < 2");
+    // Nothing to merge: as it was.
+    let g = Bool::or(&[&Bool::and(&[&a, &b]), &Bool::and(&[&a.not(), &b.not()])]);
+    assert_eq!(simplified(&g), "(i < 2 && u < 7U) || (i >= 2 && u >= 7U)");
+}
+
+#[test]
+fn a_constant_goes_to_the_right_of_its_comparison() {
+    let i = reg(1, 32);
+    assert_eq!(c(&k(10, 32).bvsgt(&i)), "i < 10");
+    assert_eq!(c(&k(10, 32).bvsle(&i)), "i >= 10");
+    assert_eq!(c(&k(3, 32).eq(&i)), "i == 3");
+}
