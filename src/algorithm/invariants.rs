@@ -27,7 +27,7 @@ use crate::witness::correctness::LoopInvariant;
 use crate::witness::invariant::{from_z3, CExpr, CTerm, CType, CVar, CmpOp, VarScope};
 
 /// Comparisons in one loop head's invariant past which it is left out.
-pub const MAX_ATOMS: usize = 400;
+pub const MAX_ATOMS: usize = 2_000;
 
 /// What one reached state knows at a loop head: `None` when it cannot say.
 pub(super) type Knows = Option<CExpr>;

@@ -175,9 +175,11 @@ pub enum CTerm {
         a: Box<CTerm>,
         to: u32,
     },
-    /// The low `to` bits of `a`.
-    Truncate {
+    /// The `to` bits of `a` from bit `low` up, read as an unsigned number
+    /// (of any width up to 64; read with a sign only of a C type's width).
+    Bits {
         a: Box<CTerm>,
+        low: u32,
         to: u32,
     },
 }
@@ -230,7 +232,7 @@ impl CTerm {
             CTerm::Var(v) => v.ty.width(),
             CTerm::Const { width, .. } | CTerm::Binary { width, .. } => *width,
             CTerm::Unary { a, .. } => a.width(),
-            CTerm::Extend { to, .. } | CTerm::Truncate { to, .. } => *to,
+            CTerm::Extend { to, .. } | CTerm::Bits { to, .. } => *to,
         }
     }
 
@@ -242,9 +244,7 @@ impl CTerm {
                 a.vars(out);
                 b.vars(out);
             }
-            CTerm::Unary { a, .. } | CTerm::Extend { a, .. } | CTerm::Truncate { a, .. } => {
-                a.vars(out)
-            }
+            CTerm::Unary { a, .. } | CTerm::Extend { a, .. } | CTerm::Bits { a, .. } => a.vars(out),
         }
     }
 
@@ -277,10 +277,25 @@ impl CTerm {
             CTerm::Extend {
                 signed: by_sign, a, ..
             } => format!("({cast}){}", a.to_c(*by_sign)),
-            CTerm::Truncate { a, .. } => {
+            CTerm::Bits { a, low: 0, to } if c_width(*to) => {
                 // The low bits are the same however the operand is read.
                 let own = matches!(&**a, CTerm::Var(v) if v.ty.signed());
                 format!("({cast}){}", a.to_c(own))
+            }
+            CTerm::Bits { a, low, to } => {
+                // Shifted and masked in the operand's unsigned type: a
+                // number below 2^to.
+                let mut u = a.to_c(false);
+                if *low > 0 {
+                    u = format!("({u} >> {low})");
+                }
+                if low + to < a.width() {
+                    u = format!("({u} & {})", literal(mask(*to), a.width().max(32), false));
+                }
+                match signed {
+                    true => format!("({cast}){u}"),
+                    false => u,
+                }
             }
         }
     }
@@ -350,7 +365,7 @@ impl CExpr {
     pub fn cmp(op: CmpOp, signed: bool, a: CTerm, b: CTerm) -> CExpr {
         match (&a, &b) {
             (CTerm::Const { .. }, CTerm::Var(_) | CTerm::Binary { .. } | CTerm::Unary { .. })
-            | (CTerm::Const { .. }, CTerm::Extend { .. } | CTerm::Truncate { .. }) => CExpr::Cmp {
+            | (CTerm::Const { .. }, CTerm::Extend { .. } | CTerm::Bits { .. }) => CExpr::Cmp {
                 op: op.mirrored(),
                 signed,
                 a: b,
@@ -578,7 +593,7 @@ impl CTerm {
                     false => x,
                 }
             }
-            CTerm::Truncate { a, .. } => a.eval(value)?,
+            CTerm::Bits { a, low, .. } => a.eval(value)? >> low,
         };
         Some(bits & mask(w))
     }
@@ -728,6 +743,10 @@ fn atom(kind: DeclKind, kids: &[Dynamic], positive: bool, vars: &Cx) -> Option<C
     if a.width() != b.width() || [&a, &b].iter().any(|t| points(t)) {
         return None;
     }
+    // A sign is read in a C type only (equality reads none).
+    if signed && !c_width(a.width()) {
+        return None;
+    }
     // Equality does not depend on how both sides are read: as a variable
     // operand is, so that it prints without a cast.
     let signed = match (op, &a, &b) {
@@ -773,7 +792,13 @@ fn term(x: &Dynamic, vars: &Cx) -> Option<CTerm> {
     }
     let bv = x.as_bv()?;
     let width = bv.get_size();
-    if !c_width(width) || !x.is_app() {
+    if width > 64 || !x.is_app() {
+        return None;
+    }
+    let kind = x.decl().kind();
+    // Constants and bit ranges may have any width up to 64; the rest
+    // print in a C type of theirs.
+    if !c_width(width) && !matches!(kind, DeclKind::BNUM | DeclKind::EXTRACT) {
         return None;
     }
     let kids = x.children();
@@ -794,7 +819,7 @@ fn term(x: &Dynamic, vars: &Cx) -> Option<CTerm> {
         }
         (kids.len() >= 2).then_some(acc)
     };
-    match x.decl().kind() {
+    match kind {
         DeclKind::BNUM => Some(CTerm::Const {
             bits: bv.as_u64()?,
             width,
@@ -814,18 +839,26 @@ fn term(x: &Dynamic, vars: &Cx) -> Option<CTerm> {
             negate: x.decl().kind() == DeclKind::BNEG,
             a: sub(0)?,
         }),
-        DeclKind::SIGN_EXT | DeclKind::ZERO_EXT if kids.len() == 1 => Some(CTerm::Extend {
-            signed: x.decl().kind() == DeclKind::SIGN_EXT,
-            a: sub(0)?,
-            to: width,
-        }),
-        DeclKind::EXTRACT if kids.len() == 1 => {
-            // Only the low bits: C converts to a narrower type so.
-            let low = kids[0].as_bv()?.extract(width - 1, 0);
-            (Dynamic::from_ast(&low) == *x).then_some(CTerm::Truncate {
-                a: sub(0)?,
+        DeclKind::SIGN_EXT | DeclKind::ZERO_EXT if kids.len() == 1 => {
+            let signed = kind == DeclKind::SIGN_EXT;
+            let a = sub(0)?;
+            // A sign is read in a C type only.
+            (!signed || c_width(a.width())).then_some(CTerm::Extend {
+                signed,
+                a,
                 to: width,
             })
+        }
+        DeclKind::EXTRACT if kids.len() == 1 => {
+            let a = sub(0)?;
+            if !c_width(a.width()) {
+                return None;
+            }
+            // The range's start: the one whose extraction is `x`.
+            let of = kids[0].as_bv()?;
+            let low = (0..=a.width() - width)
+                .find(|&l| Dynamic::from_ast(&of.extract(l + width - 1, l)) == *x)?;
+            Some(CTerm::Bits { a, low, to: width })
         }
         _ => None,
     }

@@ -83,7 +83,7 @@ fn arithmetic_wraps_in_the_unsigned_type_of_its_width() {
 #[test]
 fn atoms_without_a_c_rendering_become_true() {
     let (i, t) = (reg(1, 32), reg(9, 32));
-    // A temporary, a high slice, a division, a pointer and a
+    // A temporary, a division, a pointer and a
     // non-register symbol: each atom is weakened, not dropped from a
     // conjunction in a way that would strengthen the formula.
     let conj = Bool::and(&[&i.bvslt(k(10, 32)), &t.eq(k(0, 32))]);
@@ -96,7 +96,7 @@ fn atoms_without_a_c_rendering_become_true() {
         "i >= 10",
         "the negated atom is weakened, not negated"
     );
-    assert_eq!(c(&i.extract(31, 16).eq(k(0, 16))), "1");
+
     assert_eq!(c(&i.bvsdiv(k(2, 32)).eq(k(1, 32))), "1");
     assert_eq!(c(&reg(4, 64).eq(k(0, 64))), "1", "pointers are no integers");
     let mem = BV::new_const("mem32", 32);
@@ -206,4 +206,31 @@ fn a_constant_goes_to_the_right_of_its_comparison() {
     assert_eq!(c(&k(10, 32).bvsgt(&i)), "i < 10");
     assert_eq!(c(&k(10, 32).bvsle(&i)), "i >= 10");
     assert_eq!(c(&k(3, 32).eq(&i)), "i == 3");
+}
+
+#[test]
+fn bit_ranges_are_shifted_and_masked_and_read_with_a_sign_only_at_c_widths() {
+    let (i, u) = (reg(1, 32), reg(2, 32));
+    // `u < 8` as the solver writes it: the bits above the third are 0.
+    assert_eq!(c(&u.extract(31, 3).eq(k(0, 29))), "(u >> 3) == 0");
+    assert_eq!(c(&u.extract(2, 0).bvule(k(5, 3))), "(u & 7U) <= 5");
+    assert_eq!(
+        c(&i.extract(15, 8).bvult(k(3, 8))),
+        "(((unsigned int)i >> 8) & 255U) < 3"
+    );
+    assert_eq!(
+        c(&i.extract(15, 8).bvslt(k(3, 8))),
+        "(signed char)(((unsigned int)i >> 8) & 255U) < 3",
+        "a byte read with its sign"
+    );
+    assert_eq!(
+        c(&u.extract(4, 2).bvslt(k(1, 3))),
+        "1",
+        "no C type of 3 bits"
+    );
+    assert_eq!(
+        c(&u.extract(2, 0).zero_ext(29).eq(&u)),
+        "(unsigned int)(u & 7U) == u"
+    );
+    assert_eq!(c(&u.extract(2, 0).sign_ext(29).eq(&u)), "1");
 }
