@@ -25,6 +25,28 @@ fn verify(input: &Path, tag: &str) -> (String, PathBuf, String) {
     (p["verdict"].as_str().unwrap().to_string(), path, text)
 }
 
+/// The invariants of the TRUE program `name` (as the format check reads
+/// them: line and value), with the program's path and the witness text.
+fn true_invariants(name: &str) -> (PathBuf, String, Vec<(u64, String)>) {
+    let input = program(name);
+    let (verdict, _, text) = verify(&input, name);
+    assert_eq!(verdict, "true", "{name}");
+    let invariants = check_invariant_set(&text, &input).unwrap();
+    (input, text, invariants)
+}
+
+/// Checks that the invariants of the TRUE program `name` are `expected`:
+/// each the value at the line that contains its needle. The witness text.
+fn expect_invariants(name: &str, expected: &[(&str, &str)]) -> String {
+    let (input, text, invariants) = true_invariants(name);
+    let expected: Vec<(u64, String)> = expected
+        .iter()
+        .map(|(needle, value)| (line_of(&input, needle), value.to_string()))
+        .collect();
+    assert_eq!(invariants, expected, "{name}: {text}");
+    text
+}
+
 /// The 1-based line of `input` that contains `needle`.
 fn line_of(input: &Path, needle: &str) -> u64 {
     let text = std::fs::read_to_string(input).unwrap();
@@ -53,23 +75,13 @@ fn a_counting_loop_gets_the_values_of_its_counter_from_the_predicate_analysis() 
 
 #[test]
 fn explicit_values_give_the_flag_at_both_loops_without_the_callers_local() {
-    let input = program("flag_loops_true.c");
-    let (verdict, _, text) = verify(&input, "flag");
-    assert_eq!(verdict, "true");
-    let invariants = check_invariant_set(&text, &input).unwrap();
-    assert_eq!(
-        invariants,
-        [
-            (
-                line_of(&input, "while ("),
-                "busy == 0 && rounds == 3U".to_string()
-            ),
-            (
-                line_of(&input, "again:"),
-                "busy == 0 && rounds == 3U && mode == 7".to_string()
-            ),
+    // In `work`, `mode` (main's) is known but not in scope.
+    let text = expect_invariants(
+        "flag_loops_true.c",
+        &[
+            ("while (", "busy == 0 && rounds == 3U"),
+            ("again:", "busy == 0 && rounds == 3U && mode == 7"),
         ],
-        "in `work`, `mode` (main's) is known but not in scope: {text}"
     );
     let (loop_at, label_at) = (
         text.find("type: loop_invariant").unwrap(),
@@ -84,10 +96,8 @@ fn explicit_values_give_the_flag_at_both_loops_without_the_callers_local() {
 
 #[test]
 fn a_true_without_loops_claims_nothing() {
-    let input = program("reach_error_true.c");
-    let (verdict, _, text) = verify(&input, "noloop");
-    assert_eq!(verdict, "true");
-    assert_eq!(check_invariant_set(&text, &input).unwrap(), []);
+    let (_, text, invariants) = true_invariants("reach_error_true.c");
+    assert_eq!(invariants, []);
     assert!(text.contains("entry_type: invariant_set"), "{text}");
     assert!(text.contains("content: []"), "{text}");
 }
@@ -113,11 +123,14 @@ fn the_format_check_rejects_broken_correctness_witnesses_and_validate_declines_t
         assert_ne!(b, &text);
         assert!(check_invariant_set(b, &input).is_err(), "{b}");
     }
+    // mpv validate declines the witness as mpv wrote it.
     let dir = std::env::temp_dir().join(format!("mpv-correctness-validate-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
-    let w = dir.join("w.yml");
-    std::fs::write(&w, &text).unwrap();
-    let (code, said) = crate::witness_cli::validate(w.to_str().unwrap(), &input);
+    let j = crate::witness_cli::verify(&input, &dir);
+    let written = j["properties"][0]["witnesses"][0]
+        .as_str()
+        .unwrap()
+        .to_string();
+    let (code, said) = crate::witness_cli::validate(&written, &input);
     let _ = std::fs::remove_dir_all(&dir);
     assert_eq!(code, 1, "{said}");
     assert!(
@@ -130,17 +143,6 @@ fn the_format_check_rejects_broken_correctness_witnesses_and_validate_declines_t
 fn a_loop_the_analysis_does_not_see_in_every_run_gets_no_invariant() {
     // `descend`'s nested call is cut: at its loop the explicit values saw
     // `depth == 0` only, which the nested call (depth 1) breaks.
-    let input = program("recursion_true.c");
-    let (verdict, _, text) = verify(&input, "recursion");
-    assert_eq!(verdict, "true");
-    let invariants = check_invariant_set(&text, &input).unwrap();
-    assert_eq!(
-        invariants,
-        [(
-            line_of(&input, "while (__VERIFIER"),
-            "depth == 0".to_string()
-        )],
-        "{text}"
-    );
+    let text = expect_invariants("recursion_true.c", &[("while (__VERIFIER", "depth == 0")]);
     assert!(!text.contains("function: descend"), "{text}");
 }
