@@ -52,8 +52,8 @@ fn comparisons_read_operands_with_the_signedness_of_the_operation() {
 #[test]
 fn negations_go_into_the_atoms() {
     let i = reg(1, 32);
-    let f = Bool::and(&[&i.bvslt(k(10, 32)).not(), &i.eq(k(0, 32)).not()]);
-    assert_eq!(c(&f), "i >= 10 && i != 0");
+    let f = Bool::and(&[&i.bvslt(k(0, 32)).not(), &i.eq(k(7, 32)).not()]);
+    assert_eq!(c(&f), "i >= 0 && i != 7");
     let g = Bool::or(&[&i.bvslt(k(0, 32)), &i.bvsgt(k(5, 32))]).not();
     assert_eq!(c(&g), "i >= 0 && i <= 5");
     let imp = i.bvslt(k(0, 32)).implies(i.eq(k(-1, 32)));
@@ -233,4 +233,42 @@ fn bit_ranges_are_shifted_and_masked_and_read_with_a_sign_only_at_c_widths() {
         "(unsigned int)(u & 7U) == u"
     );
     assert_eq!(c(&u.extract(2, 0).sign_ext(29).eq(&u)), "1");
+}
+
+#[test]
+fn the_comparisons_of_one_term_with_constants_become_its_bounds() {
+    let (i, u) = (reg(1, 32), reg(2, 32));
+    let all = |fs: &[&Bool]| c(&Bool::and(fs));
+    assert_eq!(all(&[&u.bvult(k(5, 32)), &u.bvule(k(-2, 32))]), "u <= 4U");
+    assert_eq!(all(&[&i.bvsge(k(3, 32)), &i.bvsle(k(3, 32))]), "i == 3");
+    assert_eq!(all(&[&i.bvsgt(k(5, 32)), &i.bvslt(k(3, 32))]), "0");
+    assert_eq!(
+        all(&[
+            &i.bvsge(k(0, 32)),
+            &i.eq(k(0, 32)).not(),
+            &i.bvsle(k(2, 32))
+        ]),
+        "i >= 1 && i <= 2"
+    );
+    // Signed and unsigned bounds of one variable are bounds of two terms.
+    assert_eq!(
+        all(&[&i.bvslt(k(4, 32)), &i.bvult(k(9, 32))]),
+        "i < 4 && (unsigned int)i < 9U"
+    );
+    assert_eq!(c(&i.bvslt(k(10, 32))), "i < 10", "one comparison stays");
+}
+
+#[test]
+fn the_bounds_of_a_conjunction_decide_the_comparisons_of_its_disjunctions() {
+    let (i, u) = (reg(1, 32), reg(2, 32));
+    let below_5 = u.bvult(k(5, 32));
+    // `u < 5U` contradicts `u > 4294967294U` and implies `u <= 7U`.
+    let f = Bool::and(&[
+        &below_5,
+        &Bool::or(&[&u.bvugt(k(-2, 32)), &u.bvult(k(4, 32)), &i.eq(k(1, 32))]),
+        &Bool::or(&[&u.bvule(k(7, 32)), &i.eq(k(2, 32))]),
+    ]);
+    assert_eq!(c(&f), "u < 5U && (u < 4U || i == 1)");
+    let none_left = Bool::and(&[&below_5, &Bool::or(&[&u.bvugt(k(9, 32)), &u.eq(k(6, 32))])]);
+    assert_eq!(c(&none_left), "0");
 }
