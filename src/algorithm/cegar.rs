@@ -36,6 +36,7 @@ use std::time::Duration;
 use z3::ast::Bool;
 
 use crate::algorithm::cpa_algorithm::{run, Outcome, Reached, WaitlistOrder};
+use crate::algorithm::invariants;
 use crate::algorithm::loom_analysis::{LoomAnalysis, LoomOptions};
 use crate::algorithm::path_check::{check_path, PathCheck};
 use crate::algorithm::refine::all_predicates;
@@ -49,10 +50,13 @@ use crate::cpa::predicate::abstraction::{
 use crate::cpa::predicate::trace::Trace;
 use crate::cpa::predicate::{PredState, PredicateCpa};
 use crate::cpa::Cpa;
+use crate::hash::HashMap;
 use crate::report::{Counterexample, Verdict};
 use crate::spec::bound::BoundAutomaton;
 use crate::spec::{PropertyId, PropertySet};
 use crate::util::{thread_cpu_time, tracing, Deadline};
+use crate::witness::correctness::LoopInvariant;
+use crate::witness::invariant::CExpr;
 
 /// A candidate predicate with the abstraction point where it was found
 /// (`None`: everywhere).
@@ -307,6 +311,10 @@ impl<'p> LoomAnalysis<'p> {
         let mut report = Report::default();
         let run = self.cegar.run.as_ref().expect("a run at its fixed point");
         let unsound = run.cpa.data.unsound.get();
+        if self.options.invariants && !unsound && !self.options.under_ldv_assumptions {
+            let found = loop_head_invariants(self.program, &run.reached);
+            self.keep_invariants(self.open().iter(), found);
+        }
         self.close_run(monitor);
         if self.options.under_ldv_assumptions {
             for p in self.open().iter() {
@@ -611,6 +619,32 @@ impl<'p> LoomAnalysis<'p> {
             && !self.options.partitions_stand_alone
             && self.partition.open() == *enabled
     }
+}
+
+/// The invariants at loop heads of a predicate analysis' fixed point: the
+/// abstraction formulas of the states there (every state at a real
+/// location at a loop head is an abstraction; one that is not leaves its
+/// loop head without an invariant).
+fn loop_head_invariants(program: &Program, reached: &PredReached) -> Vec<LoopInvariant> {
+    let mut names = invariants::Names::new(program);
+    let mut seen: HashMap<u64, CExpr> = HashMap::default();
+    let states = reached
+        .nodes
+        .iter()
+        .filter(|n| n.state.pending.is_none() && program.loc(n.state.loc).loop_head)
+        .map(|n| {
+            let d = &n.state.data;
+            if !d.is_abstraction() {
+                return (n.state.loc, None);
+            }
+            let f = program.loc(n.state.loc).func;
+            let known = seen
+                .entry(d.abs.seq)
+                .or_insert_with(|| invariants::of_formula(&d.abs.formula, f, &mut names));
+            (n.state.loc, Some(known.clone()))
+        })
+        .collect::<Vec<_>>();
+    invariants::collect(program, states.into_iter())
 }
 
 /// Adds each candidate predicate where it was found; whether any is new.

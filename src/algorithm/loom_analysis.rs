@@ -29,21 +29,28 @@
 //!
 //! TRUE needs a fixed point in which every step over-approximated the
 //! program; otherwise the open properties are given up with the reason.
+//! With [`LoomOptions::invariants`], the fixed point that proves a property
+//! leaves what it knows at loop heads for its correctness witness
+//! ([`super::invariants`]).
 
 use std::collections::BTreeSet;
+use std::rc::Rc;
 use std::time::Duration;
 
 use crate::algorithm::cegar::CegarState;
+use crate::algorithm::invariants;
 use crate::algorithm::reachability::{self, Limits};
 use crate::algorithm::sdc::{self, Budget, Clock, Monitor};
 use crate::algorithm::value_search::{self, Rounds};
 use crate::cfa::Program;
 use crate::cpa::loom::LoomProperty;
 use crate::cpa::predicate::abstraction::PredicateScope;
+use crate::hash::HashMap;
 use crate::report::Counterexample;
 use crate::spec::bound::BoundAutomaton;
 use crate::spec::{PropertyId, PropertySet};
 use crate::util::{tracing, Deadline};
+use crate::witness::correctness::LoopInvariant;
 
 /// Share of a run's budget for the explicit-value stage.
 const EXPLICIT_SHARE: f64 = 0.2;
@@ -128,10 +135,14 @@ pub struct LoomOptions {
     /// one analysis per property): it does not start with the
     /// abstractions earlier partitions computed.
     pub partitions_stand_alone: bool,
+    /// Each fixed point that proves properties keeps what it knows at loop
+    /// heads for them ([`LoomAnalysis::invariants`]).
+    pub invariants: bool,
 }
 
 impl Default for LoomOptions {
-    /// Both stages, [`MAX_REFINEMENTS`], no assumptions, the default scope.
+    /// Both stages, [`MAX_REFINEMENTS`], no assumptions, the default scope,
+    /// no invariants.
     fn default() -> Self {
         LoomOptions {
             explicit_values: true,
@@ -139,6 +150,7 @@ impl Default for LoomOptions {
             under_ldv_assumptions: false,
             predicate_scope: PredicateScope::default(),
             partitions_stand_alone: false,
+            invariants: false,
         }
     }
 }
@@ -228,6 +240,9 @@ pub struct LoomAnalysis<'p> {
     /// for an analysis under those assumptions.
     pub(super) ldv_infeasible: PropertySet,
     pub(super) work: Work,
+    /// The invariants at loop heads of the fixed point that proved each
+    /// property (with [`LoomOptions::invariants`]).
+    pub(super) invariants: HashMap<PropertyId, Rc<Vec<LoopInvariant>>>,
 }
 
 impl<'p> LoomAnalysis<'p> {
@@ -254,6 +269,25 @@ impl<'p> LoomAnalysis<'p> {
             explicit: ExplicitMemory::default(),
             ldv_infeasible: PropertySet::new(),
             work: Work::default(),
+            invariants: HashMap::default(),
+        }
+    }
+
+    /// The invariants at loop heads of the fixed point that proved `p`
+    /// (none if it is not proved, or not by a fixed point that keeps them).
+    pub fn invariants(&self, p: PropertyId) -> &[LoopInvariant] {
+        self.invariants.get(&p).map_or(&[], |v| v.as_slice())
+    }
+
+    /// Records `invariants` for each of `proved`.
+    pub(super) fn keep_invariants(
+        &mut self,
+        proved: impl IntoIterator<Item = PropertyId>,
+        invariants: Vec<LoopInvariant>,
+    ) {
+        let shared = Rc::new(invariants);
+        for p in proved {
+            self.invariants.insert(p, shared.clone());
         }
     }
 
@@ -358,6 +392,7 @@ impl<'p> LoomAnalysis<'p> {
                 cpu,
                 max_states: EXPLICIT_MAX_STATES,
             },
+            self.options.invariants,
         );
         if tracing() {
             eprintln!(
@@ -378,6 +413,15 @@ impl<'p> LoomAnalysis<'p> {
         monitor.charge(open.iter(), self.partition.explicit_spent);
         if ex.complete {
             report.proven = open.iter().filter(|p| !ex.hit.contains(*p)).collect();
+            if self.options.invariants && !report.proven.is_empty() {
+                let mut names = invariants::Names::new(self.program);
+                let states = ex.loop_heads.iter().map(|(loc, values)| {
+                    let f = self.program.loc(*loc).func;
+                    (*loc, Some(invariants::of_values(values, f, &mut names)))
+                });
+                let found = invariants::collect(self.program, states);
+                self.keep_invariants(report.proven.iter().copied(), found);
+            }
         }
         self.explicit.reached = self.explicit.reached.union(&ex.hit);
         let searched = open.intersection(&ex.hit);

@@ -4,6 +4,7 @@
 
 pub mod cegar;
 pub mod cpa_algorithm;
+pub mod invariants;
 pub mod loom_analysis;
 pub mod path_check;
 pub mod reachability;

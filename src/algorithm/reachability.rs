@@ -13,9 +13,10 @@
 use std::time::Duration;
 
 use crate::algorithm::cpa_algorithm::{run, Outcome, Reached, WaitlistOrder};
-use crate::cfa::Program;
+use crate::cfa::{LocId, Program};
 use crate::cpa::loom::{LoomPrecision, LoomProperty};
 use crate::cpa::loom_sets::LoomSetsCpa;
+use crate::cpa::value::Values;
 use crate::cpa::Cpa;
 use crate::spec::bound::BoundAutomaton;
 use crate::spec::PropertySet;
@@ -51,6 +52,10 @@ pub struct Exploration {
     pub stats: RunStats,
     /// Automaton transitions taken per property id.
     pub transitions_taken: Vec<u64>,
+    /// Of a complete exploration that proves something, with `loop_heads`
+    /// asked for: the location and program values of every state at a
+    /// loop head.
+    pub loop_heads: Vec<(LocId, Values)>,
 }
 
 /// Explores the LOOM composite of `automata` under explicit values with
@@ -62,6 +67,7 @@ pub fn explore(
     properties: &[LoomProperty],
     enabled: &PropertySet,
     limits: Limits,
+    loop_heads: bool,
 ) -> Exploration {
     let started = thread_cpu_time();
     let mut out = Exploration::default();
@@ -129,6 +135,13 @@ pub fn explore(
     if open.is_empty() {
         // Every enabled property was hit: nothing is left to prove.
         out.complete = true;
+    } else if out.complete && loop_heads {
+        out.loop_heads = reached
+            .nodes
+            .iter()
+            .filter(|n| program.loc(n.state.loc).loop_head)
+            .map(|n| (n.state.loc, n.state.program.clone()))
+            .collect();
     }
     out.stats.states = reached.nodes.len();
     out.stats.cpu = thread_cpu_time().saturating_sub(started);
@@ -151,7 +164,7 @@ pub(crate) fn explore_labels(program: &Program, labels: &[&str], limits: Limits)
         })
         .collect();
     let enabled: PropertySet = props.iter().map(|p| p.id).collect();
-    explore(program, &[], &props, &enabled, limits)
+    explore(program, &[], &props, &enabled, limits, false)
 }
 
 #[cfg(test)]
@@ -213,7 +226,7 @@ mod tests {
             cpu: None,
             max_states: 1000,
         };
-        let ex = explore(&p, &automata, &props, &enabled, limits);
+        let ex = explore(&p, &automata, &props, &enabled, limits, false);
         assert!(ex.complete);
         assert!(ex.hit.contains(PropertyId(0)));
         assert!(ex.hit.contains(PropertyId(1)), "b's error is reachable");

@@ -59,6 +59,9 @@ pub struct VerifySettings {
     /// The phase budget the user fixed; without it, `config` is scaled to
     /// the time limit and the number of properties.
     pub phase_budget: Option<Duration>,
+    /// Each TRUE proved by a fixed point comes with what it knows at loop
+    /// heads ([`PropertyResult::invariants`]).
+    pub invariants: bool,
 }
 
 impl VerifySettings {
@@ -83,6 +86,7 @@ impl VerifySettings {
             config,
             predicate_scope,
             phase_budget,
+            invariants: false,
         }
     }
 
@@ -99,13 +103,16 @@ impl VerifySettings {
     /// The same settings for a time limit of `cpu` and `properties`
     /// properties.
     pub fn with_limit(&self, cpu: Duration, properties: usize) -> Self {
-        VerifySettings::new(
-            Some(cpu),
-            properties,
-            self.phase_budget,
-            self.config.refinement_rule,
-            self.predicate_scope,
-        )
+        VerifySettings {
+            invariants: self.invariants,
+            ..VerifySettings::new(
+                Some(cpu),
+                properties,
+                self.phase_budget,
+                self.config.refinement_rule,
+                self.predicate_scope,
+            )
+        }
     }
 }
 
@@ -161,6 +168,7 @@ pub fn verify(
     let options = LoomOptions {
         predicate_scope: limits.predicate_scope,
         partitions_stand_alone: matches!(mode, Mode::Baseline),
+        invariants: limits.invariants,
         ..LoomOptions::default()
     };
     let mut analysis = LoomAnalysis::new(
@@ -184,7 +192,7 @@ pub fn verify(
     };
     let mut work = analysis.work().clone();
     let partitions = partition_reports(&sdc_result, &loom.names);
-    record_outcomes(&mut results, &loom.index, &sdc_result);
+    record_outcomes(&mut results, &loom.index, &sdc_result, &analysis);
     let left = || {
         limits
             .cpu
@@ -264,6 +272,7 @@ fn initial_results(
                 counterexample: None,
                 message: None,
                 witnesses: Vec::new(),
+                invariants: Vec::new(),
             }
         })
         .collect()
@@ -338,7 +347,13 @@ fn partition_reports(sdc_result: &LoomSdcResult, names: &[String]) -> Vec<Partit
 
 /// The verdicts of the SDC loop, in the results of the LOOM properties
 /// (at `index`).
-fn record_outcomes(results: &mut [PropertyResult], index: &[usize], sdc_result: &LoomSdcResult) {
+/// A TRUE gets the invariants of the fixed point that proved it.
+fn record_outcomes(
+    results: &mut [PropertyResult],
+    index: &[usize],
+    sdc_result: &LoomSdcResult,
+    analysis: &LoomAnalysis<'_>,
+) {
     for (k, &i) in index.iter().enumerate() {
         let id = PropertyId(k as u32);
         let r = &mut results[i];
@@ -350,6 +365,7 @@ fn record_outcomes(results: &mut [PropertyResult], index: &[usize], sdc_result: 
                 r.reason = Some(
                     "no error state reachable (fixed point of a sound over-approximation)".into(),
                 );
+                r.invariants = analysis.invariants(id).to_vec();
             }
             Some(Outcome::Violated(cex)) => {
                 r.verdict = Verdict::False;

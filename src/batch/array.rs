@@ -37,7 +37,8 @@ pub struct RunSettings {
     pub wall_limit_s: Option<f64>,
     /// Arguments of every `mpv verify` after the batch's own.
     pub verify_args: Vec<String>,
-    /// Where each verification writes its violation witnesses, if anywhere.
+    /// Where each verification writes its violation and correctness
+    /// witnesses, if anywhere.
     #[serde(default)]
     pub witness_dir: Option<PathBuf>,
 }

@@ -107,8 +107,9 @@ pub struct BatchArgs {
     /// columns still give the expected verdicts.
     #[arg(long)]
     whole_library: bool,
-    /// Write the violation witnesses of every FALSE into this directory,
-    /// under each task's directory (`mpv verify --witness-dir`).
+    /// Write the violation witnesses of every FALSE and the correctness
+    /// witness of every TRUE into this directory, under each task's
+    /// directory (`mpv verify --witness-dir`).
     #[arg(long)]
     witness_dir: Option<PathBuf>,
     /// Arguments after `--` go to every `mpv verify` (property and strategy options).

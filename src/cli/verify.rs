@@ -102,7 +102,10 @@ pub struct VerifyArgs {
     trace: bool,
     /// Write a violation witness for every FALSE property into this
     /// directory: `<file>.<property>.yml` (SV-COMP YAML format 2.0) and
-    /// `<file>.<property>.graphml` (GraphML format 1.0).
+    /// `<file>.<property>.graphml` (GraphML format 1.0); and a correctness
+    /// witness for every TRUE property: `<file>.<property>.correctness.yml`
+    /// (YAML format 2.0, an `invariant_set` of the loop invariants the
+    /// proof knows).
     #[arg(long)]
     witness_dir: Option<PathBuf>,
     /// Write the result to this file instead of standard output.
@@ -379,16 +382,19 @@ fn analysis_limits(args: &VerifyArgs, properties: usize, t0: Duration) -> Verify
     let cpu = args
         .time_limit
         .map(|t| Duration::from_secs_f64(t).saturating_sub(process_cpu_time().saturating_sub(t0)));
-    VerifySettings::new(
-        cpu,
-        properties,
-        args.phase_budget.map(Duration::from_secs_f64),
-        RefinementRule {
-            min: args.refinement_min,
-            factor: args.refinement_factor,
-        },
-        args.predicate_scope,
-    )
+    VerifySettings {
+        invariants: args.witness_dir.is_some(),
+        ..VerifySettings::new(
+            cpu,
+            properties,
+            args.phase_budget.map(Duration::from_secs_f64),
+            RefinementRule {
+                min: args.refinement_min,
+                factor: args.refinement_factor,
+            },
+            args.predicate_scope,
+        )
+    }
 }
 
 /// The analyses poll the limit, but one solver call or one refinement may
@@ -623,6 +629,7 @@ fn unknown_results(ids: &[String], reason: &str, cpu_s: f64) -> Vec<PropertyResu
             counterexample: None,
             message: None,
             witnesses: Vec::new(),
+            invariants: Vec::new(),
         })
         .collect()
 }
@@ -660,7 +667,8 @@ fn describe_errors(results: &mut [PropertyResult], props: &[Property], automata:
     }
 }
 
-/// Writes the witnesses of every FALSE result with a counterexample into
+/// Writes the violation witnesses of every FALSE result with a
+/// counterexample, and the correctness witness of every TRUE result, into
 /// `dir` and lists them in the result.
 fn write_witnesses(
     dir: &std::path::Path,
@@ -671,9 +679,6 @@ fn write_witnesses(
 ) -> Result<()> {
     let source = read_source(file)?;
     for (r, p) in results.iter_mut().zip(props) {
-        let (Verdict::False, Some(cex)) = (r.verdict, &r.counterexample) else {
-            continue;
-        };
         let specification = svcomp
             .iter()
             .find(|(id, _)| *id == p.id)
@@ -685,7 +690,14 @@ fn write_witnesses(
             specification,
             producer_version: env!("CARGO_PKG_VERSION"),
         };
-        let paths = witness::write(dir, &task, cex).map_err(|e| Error::write(dir, e))?;
+        let paths = match (r.verdict, &r.counterexample) {
+            (Verdict::False, Some(cex)) => witness::write(dir, &task, cex),
+            (Verdict::True, _) => {
+                witness::correctness::write(dir, &task, &r.invariants).map(|p| vec![p])
+            }
+            _ => continue,
+        }
+        .map_err(|e| Error::write(dir, e))?;
         r.witnesses = paths.iter().map(|p| p.display().to_string()).collect();
     }
     Ok(())

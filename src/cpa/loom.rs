@@ -457,6 +457,7 @@ mod tests {
                 cpu: None,
                 max_states: 100_000,
             },
+            false,
         );
         (ex.hit.iter().map(|p| p.0).collect(), ex.complete)
     }

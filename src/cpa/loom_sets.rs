@@ -451,7 +451,7 @@ mod tests {
             cpu: None,
             max_states: 100_000,
         };
-        explore(&p, &automata, &props, &enabled, limits)
+        explore(&p, &automata, &props, &enabled, limits, false)
     }
 
     /// A rule remembering whether `fI()` was called; calling `gI()` before

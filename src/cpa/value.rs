@@ -91,6 +91,11 @@ impl Values {
         (Values(Rc::new(a)), Values(Rc::new(b)))
     }
 
+    /// What is known of each variable that something is known of.
+    pub fn iter(&self) -> impl Iterator<Item = (VarId, Known)> + '_ {
+        self.0.iter().map(|(v, k)| (*v, *k))
+    }
+
     /// The value of `v`, if known exactly.
     pub fn get(&self, v: VarId) -> Option<i128> {
         self.known(v).and_then(Known::exact)

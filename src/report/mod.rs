@@ -176,6 +176,10 @@ pub struct PropertyResult {
     /// The witness files written for this result.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub witnesses: Vec<String>,
+    /// For TRUE: what the proof knows at loop heads (its correctness
+    /// witness holds them).
+    #[serde(skip)]
+    pub invariants: Vec<crate::witness::correctness::LoopInvariant>,
 }
 
 #[derive(Clone, Debug, Default, Serialize)]
@@ -464,6 +468,7 @@ mod tests {
                     counterexample: None,
                     message: None,
                     witnesses: Vec::new(),
+                    invariants: Vec::new(),
                 })
                 .collect(),
             stats: Stats::default(),

@@ -1,6 +1,9 @@
 //! Violation witnesses: a counterexample of `mpv verify` as the waypoints
 //! of SV-COMP's exchange formats, written as YAML format 2.0
 //! (`violation_sequence`, [`yaml`]) and as GraphML 1.0 ([`graphml`]).
+//! Correctness witnesses: what the proof of a TRUE property knows at loop
+//! heads, as YAML format 2.0 `invariant_set` ([`correctness`]), its
+//! invariants C expressions ([`invariant`]).
 //!
 //! The waypoints follow the counterexample in the input file (its own lines
 //! and columns, not the `#line` positions): a `branching` waypoint for each
@@ -13,7 +16,9 @@
 //! feasible only under LDV's assumptions gives a witness that says so
 //! ([`LDV_ASSUMPTIONS`]).
 
+pub mod correctness;
 pub mod graphml;
+pub mod invariant;
 pub mod read;
 pub mod yaml;
 
@@ -115,6 +120,16 @@ pub fn sha256_hex(bytes: &[u8]) -> String {
 /// and `.graphml` (characters other than letters, digits, `-`, `_`, `.` of
 /// the property id become `_`).
 pub fn file_paths(dir: &Path, input: &Path, property: &str) -> (PathBuf, PathBuf) {
+    let base = base_name(input, property);
+    (
+        dir.join(format!("{base}.yml")),
+        dir.join(format!("{base}.graphml")),
+    )
+}
+
+/// `<file name>.<property>`, the start of the names of the witnesses of
+/// `property` on `input`.
+fn base_name(input: &Path, property: &str) -> String {
     let name = input
         .file_name()
         .map(|n| n.to_string_lossy().into_owned())
@@ -129,11 +144,7 @@ pub fn file_paths(dir: &Path, input: &Path, property: &str) -> (PathBuf, PathBuf
             }
         })
         .collect();
-    let base = format!("{name}.{prop}");
-    (
-        dir.join(format!("{base}.yml")),
-        dir.join(format!("{base}.graphml")),
-    )
+    format!("{name}.{prop}")
 }
 
 /// Writes both witnesses of `cex` into `dir` (created if need be); returns their paths.

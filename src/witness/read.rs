@@ -17,6 +17,17 @@ pub struct ViolationWitness {
     pub waypoints: Vec<Waypoint>,
 }
 
+/// Why `mpv validate` does not take a correctness witness.
+pub const CORRECTNESS_NOT_VALIDATED: &str = "correctness witnesses (invariant_set) are not validated by mpv; it replays violation witnesses (violation_sequence) only";
+
+/// Whether `doc` holds an `invariant_set` entry.
+fn is_correctness_witness(doc: &Value) -> bool {
+    doc.as_sequence().is_some_and(|s| {
+        s.iter()
+            .any(|e| e.get("entry_type").and_then(Value::as_str) == Some("invariant_set"))
+    })
+}
+
 /// Parses the YAML text of a violation witness.
 pub fn parse(text: &str) -> Result<ViolationWitness, String> {
     let doc: Value = serde_yaml_ng::from_str(text).map_err(|e| e.to_string())?;
@@ -26,7 +37,10 @@ pub fn parse(text: &str) -> Result<ViolationWitness, String> {
             s.iter()
                 .find(|e| e.get("entry_type").and_then(Value::as_str) == Some("violation_sequence"))
         })
-        .ok_or("no violation_sequence entry")?;
+        .ok_or_else(|| match is_correctness_witness(&doc) {
+            true => CORRECTNESS_NOT_VALIDATED,
+            false => "no violation_sequence entry",
+        })?;
     let specification = entry
         .get("metadata")
         .and_then(|m| m.get("task"))

@@ -9,15 +9,16 @@ use serde::Serialize;
 
 use super::{sha256_hex, Metadata, Task, Waypoint, LDV_ASSUMPTIONS};
 
+/// A witness' one entry: its type, metadata and content items.
 #[derive(Serialize)]
-struct Entry<'a> {
-    entry_type: &'static str,
-    metadata: Meta<'a>,
-    content: Vec<Segment<'a>>,
+pub(super) struct Entry<'a, C> {
+    pub(super) entry_type: &'static str,
+    pub(super) metadata: Meta<'a>,
+    pub(super) content: Vec<C>,
 }
 
 #[derive(Serialize)]
-struct Meta<'a> {
+pub(super) struct Meta<'a> {
     format_version: &'static str,
     uuid: &'a str,
     creation_time: &'a str,
@@ -73,11 +74,11 @@ struct Constraint<'a> {
 }
 
 #[derive(Serialize)]
-struct Location<'a> {
-    file_name: &'a str,
-    line: u32,
-    column: u32,
-    function: &'a str,
+pub(super) struct Location<'a> {
+    pub(super) file_name: &'a str,
+    pub(super) line: u32,
+    pub(super) column: u32,
+    pub(super) function: &'a str,
 }
 
 /// The witness as YAML text; `assumptions` (LDV's, described) are those
@@ -112,32 +113,44 @@ pub fn render(
         .collect();
     let entry = Entry {
         entry_type: "violation_sequence",
-        metadata: Meta {
-            format_version: "2.0",
-            uuid: &meta.uuid,
-            creation_time: &meta.creation_time,
-            producer: Producer {
-                name: "mpv",
-                version: task.producer_version,
-                configuration: (!assumptions.is_empty()).then_some(LDV_ASSUMPTIONS),
-                description: (!assumptions.is_empty()).then(|| {
-                    format!(
-                        "feasible under LDV's assumptions: {}",
-                        assumptions.join("; ")
-                    )
-                }),
-            },
-            task: TaskMeta {
-                input_files: vec![file.clone()],
-                input_file_hashes: [(file.clone(), sha256_hex(task.source.as_bytes()))]
-                    .into_iter()
-                    .collect(),
-                specification: task.specification.clone(),
-                data_model: "LP64",
-                language: "C",
-            },
-        },
+        metadata: metadata(task, meta, &file, assumptions),
         content,
     };
     serde_yaml_ng::to_string(&vec![entry]).expect("a witness serialises")
+}
+
+/// The `metadata` of a YAML witness of `task` (its input `file` as the
+/// witness names it); `assumptions` (LDV's, described) are those its claim
+/// holds under.
+pub(super) fn metadata<'a>(
+    task: &Task<'a>,
+    meta: &'a Metadata,
+    file: &str,
+    assumptions: &[String],
+) -> Meta<'a> {
+    Meta {
+        format_version: "2.0",
+        uuid: &meta.uuid,
+        creation_time: &meta.creation_time,
+        producer: Producer {
+            name: "mpv",
+            version: task.producer_version,
+            configuration: (!assumptions.is_empty()).then_some(LDV_ASSUMPTIONS),
+            description: (!assumptions.is_empty()).then(|| {
+                format!(
+                    "feasible under LDV's assumptions: {}",
+                    assumptions.join("; ")
+                )
+            }),
+        },
+        task: TaskMeta {
+            input_files: vec![file.to_string()],
+            input_file_hashes: [(file.to_string(), sha256_hex(task.source.as_bytes()))]
+                .into_iter()
+                .collect(),
+            specification: task.specification.clone(),
+            data_model: "LP64",
+            language: "C",
+        },
+    }
 }

@@ -139,7 +139,7 @@ fn directory_of_modules() {
 }
 
 #[test]
-fn witnesses_of_false_tasks_go_under_the_task_directory() {
+fn witnesses_of_decided_tasks_go_under_the_task_directory() {
     let out = tmp("witness.jsonl");
     let wdir = tmp("witnesses");
     let _ = std::fs::remove_dir_all(&wdir);
@@ -151,7 +151,16 @@ fn witnesses_of_false_tasks_go_under_the_task_directory() {
                 .as_array()
                 .map(|a| a.iter().filter_map(|w| w.as_str()).collect())
                 .unwrap_or_default();
-            assert_eq!(ws.len(), usize::from(p["verdict"] == "false") * 2, "{p}");
+            // Two violation witnesses for FALSE, a correctness witness for TRUE.
+            let expected = match p["verdict"].as_str() {
+                Some("false") => 2,
+                Some("true") => 1,
+                _ => 0,
+            };
+            assert_eq!(ws.len(), expected, "{p}");
+            if p["verdict"] == "true" {
+                assert!(ws[0].ends_with(".correctness.yml"), "{p}");
+            }
             let task_dir = Path::new(l["file"].as_str().unwrap()).parent().unwrap();
             for w in ws {
                 assert!(Path::new(w).starts_with(wdir.join(task_dir)), "{w}");

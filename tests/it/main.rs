@@ -8,6 +8,9 @@ mod common;
 
 mod batch_cli;
 mod batch_corpus;
+mod correctness_cli;
+mod correctness_format;
+mod correctness_runs;
 mod engine_programs;
 mod eval_cli;
 mod frontend_cfa;

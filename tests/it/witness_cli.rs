@@ -3,12 +3,14 @@
 //! types; every segment ends in exactly one `follow` waypoint, the last one
 //! in the `target`; locations inside the input file) and GraphML 1.0 (the
 //! graph keys, one entry and one violation node, edges between declared
-//! nodes at lines of the input file). The programs are discovered from
+//! nodes at lines of the input file); and the correctness witness of every
+//! TRUE (`correctness_format.rs`). The programs are discovered from
 //! `tests/programs/{verify,engine,multi,witness}`.
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
+use crate::correctness_format::check_invariant_set;
 use crate::witness_format::{check_graphml, check_yaml};
 
 fn root() -> PathBuf {
@@ -46,7 +48,7 @@ fn programs() -> Vec<PathBuf> {
 }
 
 /// `mpv validate` of `witness`: its exit code and line.
-fn validate(witness: &str, file: &Path) -> (i32, String) {
+pub fn validate(witness: &str, file: &Path) -> (i32, String) {
     let mut cmd = Command::new(env!("CARGO_BIN_EXE_mpv"));
     cmd.arg("validate").arg("--witness").arg(witness).arg(file);
     for p in property_args(file) {
@@ -59,7 +61,7 @@ fn validate(witness: &str, file: &Path) -> (i32, String) {
 }
 
 /// Runs `mpv verify` with witnesses into `dir`: the JSON report.
-fn verify(file: &Path, dir: &Path) -> serde_json::Value {
+pub fn verify(file: &Path, dir: &Path) -> serde_json::Value {
     let mut cmd = Command::new(env!("CARGO_BIN_EXE_mpv"));
     cmd.arg("verify").arg(file);
     for p in property_args(file) {
@@ -112,6 +114,23 @@ fn every_false_property_has_witnesses_in_both_formats() {
         if name.ends_with("_false.c") && falses.is_empty() {
             problems.push(format!("{name}: no FALSE, so no witness to check"));
         }
+        // Every TRUE has its correctness witness.
+        for p in props.iter().filter(|p| p["verdict"] == "true") {
+            let ws: Vec<&str> = p["witnesses"]
+                .as_array()
+                .map(|a| a.iter().filter_map(|w| w.as_str()).collect())
+                .unwrap_or_default();
+            match ws[..] {
+                [w] if w.ends_with(".correctness.yml") => {
+                    let text = std::fs::read_to_string(w).unwrap();
+                    checked += 1;
+                    if let Err(e) = check_invariant_set(&text, file) {
+                        problems.push(format!("{w}: {e}"));
+                    }
+                }
+                _ => problems.push(format!("{name} {}: witnesses {ws:?}", p["id"])),
+            }
+        }
         for p in falses {
             let ws: Vec<&str> = p["witnesses"]
                 .as_array()
@@ -136,10 +155,13 @@ fn every_false_property_has_witnesses_in_both_formats() {
     }
     assert!(problems.is_empty(), "{}", problems.join("\n"));
     eprintln!("{checked} witnesses checked");
-    // Every YAML witness replays to a confirmed violation.
+    // Every YAML violation witness replays to a confirmed violation.
     let mut yaml: Vec<(String, PathBuf)> = Vec::new();
     for (file, j) in &reports {
         for p in j["properties"].as_array().unwrap() {
+            if p["verdict"] != "false" {
+                continue;
+            }
             for w in p["witnesses"].as_array().into_iter().flatten() {
                 let w = w.as_str().unwrap();
                 if w.ends_with(".yml") {

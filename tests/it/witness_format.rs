@@ -1,9 +1,11 @@
-//! The format check of violation witnesses, shared by the witness tests and
-//! `benches/witnesses.rs`: SV-COMP YAML 2.0 (required keys and their types;
-//! every segment ends in exactly one `follow` waypoint, the last one in the
-//! `target`; locations inside the input file; the input's SHA-256) and
-//! GraphML 1.0 (the graph keys, one entry and one violation node, edges
-//! between declared nodes at lines of the input file).
+//! The format check of witnesses, shared by the witness tests and
+//! `benches/witnesses.rs`: violation witnesses in SV-COMP YAML 2.0
+//! (required keys and their types; every segment ends in exactly one
+//! `follow` waypoint, the last one in the `target`; locations inside the
+//! input file; the input's SHA-256) and GraphML 1.0 (the graph keys, one
+//! entry and one violation node, edges between declared nodes at lines of
+//! the input file). The metadata and location checks serve the correctness
+//! witnesses' too (`correctness_format.rs`).
 
 use std::path::Path;
 
@@ -17,23 +19,23 @@ fn sha256(bytes: &[u8]) -> String {
         .collect()
 }
 
-fn get<'a>(v: &'a Value, key: &str, at: &str) -> Result<&'a Value, String> {
+pub fn get<'a>(v: &'a Value, key: &str, at: &str) -> Result<&'a Value, String> {
     v.get(key).ok_or_else(|| format!("{at}: no `{key}`"))
 }
 
-fn string<'a>(v: &'a Value, key: &str, at: &str) -> Result<&'a str, String> {
+pub fn string<'a>(v: &'a Value, key: &str, at: &str) -> Result<&'a str, String> {
     get(v, key, at)?
         .as_str()
         .ok_or_else(|| format!("{at}.{key}: not a string"))
 }
 
 /// The input file's lines, by the name a witness gives it.
-fn lines_of(name: &str) -> Result<Vec<String>, String> {
+pub fn lines_of(name: &str) -> Result<Vec<String>, String> {
     let text = std::fs::read_to_string(name).map_err(|e| format!("{name}: {e}"))?;
     Ok(text.lines().map(str::to_string).collect())
 }
 
-fn check_location(loc: &Value, files: &[String], at: &str) -> Result<(), String> {
+pub fn check_location(loc: &Value, files: &[String], at: &str) -> Result<(), String> {
     let file = string(loc, "file_name", at)?;
     if !files.iter().any(|f| f == file) {
         return Err(format!("{at}: file {file} is not an input file"));
@@ -96,16 +98,20 @@ fn check_waypoint(w: &Value, files: &[String], at: &str) -> Result<(String, Stri
     Ok((kind.to_string(), action.to_string()))
 }
 
-/// Checks a YAML violation witness of `input`.
-pub fn check_yaml(text: &str, input: &Path) -> Result<(), String> {
-    let doc: Value = serde_yaml_ng::from_str(text).map_err(|e| e.to_string())?;
+/// The one entry of a YAML witness of `input`, of `entry_type`, with its
+/// metadata checked; the input files it names.
+pub fn entry_of(
+    doc: &Value,
+    entry_type: &str,
+    input: &Path,
+) -> Result<(Value, Vec<String>), String> {
     let entries = doc.as_sequence().ok_or("not a sequence of entries")?;
     if entries.len() != 1 {
         return Err(format!("{} entries", entries.len()));
     }
     let e = &entries[0];
-    if string(e, "entry_type", "entry")? != "violation_sequence" {
-        return Err("entry_type is not violation_sequence".into());
+    if string(e, "entry_type", "entry")? != entry_type {
+        return Err(format!("entry_type is not {entry_type}"));
     }
     let m = get(e, "metadata", "entry")?;
     if string(m, "format_version", "metadata")? != "2.0" {
@@ -153,6 +159,14 @@ pub fn check_yaml(text: &str, input: &Path) -> Result<(), String> {
     {
         return Err("data_model / language".into());
     }
+    Ok((e.clone(), files))
+}
+
+/// Checks a YAML violation witness of `input`.
+pub fn check_yaml(text: &str, input: &Path) -> Result<(), String> {
+    let doc: Value = serde_yaml_ng::from_str(text).map_err(|e| e.to_string())?;
+    let (e, files) = entry_of(&doc, "violation_sequence", input)?;
+    let e = &e;
     let content = get(e, "content", "entry")?
         .as_sequence()
         .ok_or("content: not a sequence")?;
