@@ -451,7 +451,7 @@ mod tests {
         );
         assert!(cut.counterexamples.is_empty());
         assert_eq!(cut.unfinished, enabled);
-        let done = search(&p, &[], &props, &names, &enabled, None);
+        let done = search(&p, &[], &props, &names, &enabled, None, Rounds::All);
         assert_eq!(done.counterexamples.len(), 1);
         assert!(done.unfinished.is_empty());
     }
