@@ -457,6 +457,30 @@ mod tests {
     }
 
     #[test]
+    fn a_first_round_search_leaves_errors_past_its_bound_unfinished() {
+        let names = ["ERROR".to_string()];
+        let props = vec![LoomProperty {
+            id: PropertyId(0),
+            goal: LoomGoal::Label("ERROR".into()),
+        }];
+        let enabled: PropertySet = [PropertyId(0)].into_iter().collect();
+        let first = |iterations: u32| {
+            let src = format!("int main(void) {{ int i; int n = 0; for (i = 0; i < {iterations}; i++) n++; if (n == {iterations}) {{ ERROR: ; }} return 0; }}");
+            let p = parse_source("t.c", &src, &FrontendOptions::default()).unwrap();
+            search(&p, &[], &props, &names, &enabled, None, Rounds::First)
+        };
+        let deep = first(10);
+        assert!(
+            deep.counterexamples.is_empty(),
+            "ten iterations are past the first bound"
+        );
+        assert_eq!(deep.unfinished, enabled, "left to a search of every bound");
+        let shallow = first(2);
+        assert_eq!(shallow.counterexamples.len(), 1);
+        assert!(shallow.unfinished.is_empty());
+    }
+
+    #[test]
     fn an_unreachable_error_gives_no_counterexample() {
         let src = "int main(void) { int i; int n = 0; for (i = 0; i < 10; i++) n++; if (n != 10) { ERROR: ; } return 0; }";
         let r = search_label(src, "ERROR");
