@@ -15,15 +15,25 @@
 //! and a combination whose assumes contradict each other *whatever the
 //! state* is dropped. Dropping it is exact: no execution takes it, in any
 //! analysis. A combination that only the state makes infeasible is left to
-//! the data analysis, as before. Results are cached per set of assumes
-//! (the woven operations are shared by all states, [`super::loom`]).
+//! the data analysis, as before.
+//!
+//! The assumes are split into literals (the conjuncts of `urb != 0 &&
+//! usb_urb::urbs >= 1`), leaving out those over one automaton's own
+//! variables, which no other automaton reads. Most combinations are then
+//! left with one condition (both automata test `urb != 0`) and are decided
+//! without a solver: consistent when every automaton assumes the same truth
+//! value, contradictory otherwise (a condition without arbitrary values has
+//! one value in a state). The others are decided by Z3 and cached per set
+//! of literals.
 
 use std::cell::RefCell;
 use std::rc::Rc;
 
 use crate::cfa::{EdgeOp, Program};
-use crate::hash::HashMap;
-use crate::ir::{ExprKind, Scope, VarId};
+use std::hash::BuildHasher;
+
+use crate::hash::{FixedState, HashMap};
+use crate::ir::{BinaryOp, Expr, ExprKind, Scope, UnaryOp, VarId};
 use crate::smt::Encoder;
 
 use super::WovenOp;
@@ -39,7 +49,8 @@ pub struct JointMoves<'p> {
     enc: Encoder<'p>,
     /// The program variables (not automaton variables) each assume reads.
     reads: RefCell<HashMap<usize, Rc<[VarId]>>>,
-    cache: RefCell<HashMap<Vec<usize>, bool>>,
+    /// Answers by the assumed conditions (in a canonical order).
+    cache: RefCell<HashMap<Vec<(Expr, bool)>, bool>>,
 }
 
 fn key(o: &Rc<WovenOp>) -> usize {
@@ -101,27 +112,197 @@ impl<'p> JointMoves<'p> {
             return true;
         }
         assumes.extend(new);
-        assumes.sort_by_key(|o| key(o));
-        assumes.dedup_by_key(|o| key(o));
-        let k: Vec<usize> = assumes.iter().map(|o| key(o)).collect();
+        let mut k: Vec<(Expr, bool)> = Vec::new();
+        for o in &assumes {
+            if let EdgeOp::Assume { cond, truth } = &o.op {
+                self.literals(cond, *truth, &mut k);
+            }
+        }
+        k.sort_by_key(|c| FixedState::default().hash_one(c));
+        k.dedup();
+        let Some((first, truth)) = k.first() else {
+            return true;
+        };
+        if k.iter().all(|(c, _)| c == first) && deterministic(first) {
+            // One condition, evaluated in one state: assumed with one
+            // truth value, or with both.
+            return k.iter().all(|(_, t)| t == truth);
+        }
         if let Some(&c) = self.cache.borrow().get(&k) {
             return c;
         }
-        let c = self.decide(&assumes);
+        let c = self.decide(&k);
         self.cache.borrow_mut().insert(k, c);
         c
     }
 
-    fn decide(&self, assumes: &[&Rc<WovenOp>]) -> bool {
+    /// The literals `cond` assumed to be `truth` implies: conjuncts of a
+    /// true `&&`, disjuncts of a false `||`, outer `!`s folded into the
+    /// truth. A literal over automaton variables alone is left out: each
+    /// automaton's variables are its own, so it constrains no other
+    /// automaton's assumes (fewer literals can only make the answer
+    /// `true`).
+    fn literals(&self, cond: &Expr, truth: bool, out: &mut Vec<(Expr, bool)>) {
+        match (&cond.kind, truth) {
+            (ExprKind::Unary(UnaryOp::LogNot, e), _) => self.literals(e, !truth, out),
+            (ExprKind::Binary(BinaryOp::LogAnd, a, b), true)
+            | (ExprKind::Binary(BinaryOp::LogOr, a, b), false) => {
+                self.literals(a, truth, out);
+                self.literals(b, truth, out);
+            }
+            _ if self.of_automaton_alone(cond) => {}
+            _ => out.push((cond.clone(), truth)),
+        }
+    }
+
+    /// Whether `e` reads automaton variables and constants only.
+    fn of_automaton_alone(&self, e: &Expr) -> bool {
+        let mut alone = true;
+        e.walk(&mut |x| {
+            alone &= match &x.kind {
+                ExprKind::Var(v) => self.program.var(*v).scope == Scope::Spec,
+                ExprKind::IntConst(_)
+                | ExprKind::Unary(..)
+                | ExprKind::Binary(..)
+                | ExprKind::Cast(..)
+                | ExprKind::Cond(..) => true,
+                _ => false,
+            }
+        });
+        alone
+    }
+
+    /// Decides a combination the syntactic check leaves open.
+    fn decide(&self, assumes: &[(Expr, bool)]) -> bool {
         let mut st = self.enc.initial();
         let solver = z3::Solver::new();
         solver.set_params(&crate::smt::work_limit(QUERY_WORK));
-        for o in assumes {
-            if let EdgeOp::Assume { cond, truth } = &o.op {
-                let c = self.enc.cond(&mut st, cond);
-                solver.assert(if *truth { c } else { c.not() });
-            }
+        for (cond, truth) in assumes {
+            let c = self.enc.cond(&mut st, cond);
+            solver.assert(if *truth { c } else { c.not() });
         }
         solver.check() != z3::SatResult::Unsat
+    }
+}
+
+/// Whether two occurrences of `e` in one state have one value (no
+/// arbitrary value inside).
+fn deterministic(e: &Expr) -> bool {
+    let mut det = true;
+    e.walk(&mut |x| det &= !matches!(x.kind, ExprKind::Nondet(_)));
+    det
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::cfa::print::expr_to_string;
+    use crate::frontend::{parse_source, FrontendOptions};
+
+    const SRC: &str = r#"
+        int p, q;
+        int nondet(void);
+        void main(void) {
+          int r = nondet();
+          if (p != 0) {}
+          if (q > 1) {}
+          if (r != 0) {}
+        }"#;
+
+    /// The assume `cond == truth` of the branch whose condition prints as
+    /// `cond`, as a woven operation.
+    fn assume(p: &Program, cond: &str, truth: bool) -> Rc<WovenOp> {
+        let e = p
+            .edges
+            .iter()
+            .find_map(|e| match &e.op {
+                EdgeOp::Assume { cond: c, .. } if expr_to_string(p, c) == cond => Some(c.clone()),
+                _ => None,
+            })
+            .unwrap_or_else(|| panic!("no branch on `{cond}`"));
+        Rc::new(WovenOp {
+            op: EdgeOp::Assume { cond: e, truth },
+            pos: crate::ir::SrcPos::default(),
+        })
+    }
+
+    #[test]
+    fn automata_assuming_one_condition_agree_only_on_its_truth_value() {
+        let p = parse_source("t.c", SRC, &FrontendOptions::default()).unwrap();
+        let j = JointMoves::new(&p);
+        let yes = assume(&p, "p != 0", true);
+        let no = assume(&p, "p != 0", false);
+        assert!(j.consistent(&[yes.clone()], &[assume(&p, "p != 0", true)]));
+        assert!(!j.consistent(&[yes.clone()], &[no.clone()]));
+        assert!(j.consistent(&[no.clone()], &[no]));
+        assert!(
+            j.consistent(&[yes], &[assume(&p, "q > 1", false)]),
+            "conditions on other variables take no part"
+        );
+    }
+
+    /// `a && b` assumed to be `truth`.
+    fn conjunction(a: &Rc<WovenOp>, b: &Rc<WovenOp>, truth: bool) -> Rc<WovenOp> {
+        let cond = |o: &Rc<WovenOp>| match &o.op {
+            EdgeOp::Assume { cond, .. } => cond.clone(),
+            _ => unreachable!("an assume"),
+        };
+        let (a, b) = (cond(a), cond(b));
+        let ty = a.ty;
+        let and = Expr::new(ExprKind::Binary(BinaryOp::LogAnd, a.into(), b.into()), ty);
+        Rc::new(WovenOp {
+            op: EdgeOp::Assume { cond: and, truth },
+            pos: crate::ir::SrcPos::default(),
+        })
+    }
+
+    #[test]
+    fn a_conjunction_assumed_true_is_contradicted_by_a_conjunct_assumed_false() {
+        let p = parse_source("t.c", SRC, &FrontendOptions::default()).unwrap();
+        let j = JointMoves::new(&p);
+        let (p0, q1) = (assume(&p, "p != 0", true), assume(&p, "q > 1", true));
+        let both = conjunction(&p0, &q1, true);
+        assert!(!j.consistent(&[both.clone()], &[assume(&p, "q > 1", false)]));
+        assert!(j.consistent(&[both.clone()], &[assume(&p, "q > 1", true)]));
+        let neither = conjunction(&p0, &q1, false);
+        assert!(
+            j.consistent(&[neither], &[assume(&p, "q > 1", true)]),
+            "a false conjunction leaves each conjunct open"
+        );
+    }
+
+    #[test]
+    fn a_condition_on_an_arbitrary_value_may_hold_and_fail_at_once() {
+        let p = parse_source("t.c", SRC, &FrontendOptions::default()).unwrap();
+        let j = JointMoves::new(&p);
+        let Some(EdgeOp::Assume { cond, .. }) = Some(&assume(&p, "p != 0", true).op).cloned()
+        else {
+            unreachable!("an assume")
+        };
+        let ExprKind::Binary(_, var_p, _) = &cond.kind else {
+            unreachable!("p != 0")
+        };
+        let nondet = Expr::new(
+            ExprKind::Nondet(crate::ir::NondetReason::FloatArithmetic),
+            cond.ty,
+        );
+        // `p + <arbitrary>`: reads `p`, so it takes part in the check.
+        let any = Expr::new(
+            ExprKind::Binary(BinaryOp::Add, var_p.clone(), nondet.into()),
+            cond.ty,
+        );
+        let op = |truth| {
+            Rc::new(WovenOp {
+                op: EdgeOp::Assume {
+                    cond: any.clone(),
+                    truth,
+                },
+                pos: crate::ir::SrcPos::default(),
+            })
+        };
+        assert!(
+            j.consistent(&[op(true)], &[op(false)]),
+            "each occurrence is a value of its own"
+        );
     }
 }
