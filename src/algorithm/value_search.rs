@@ -1,10 +1,15 @@
-//! Search for error paths under explicit values: a depth-first search over
-//! the LOOM composite (location × call stack × specification automata ×
-//! constant values of integer variables) without any merge, so a path
+//! Search for error paths under explicit values: a breadth-first search
+//! over the LOOM composite (location × call stack × specification automata
+//! × constant values of integer variables) without any merge, so a path
 //! through a loop with a constant bound unrolls it with the loop counter
 //! known. Each loop head is entered at most `k` times per path, with
 //! iterative deepening over `k`; a state equal to one already seen is not
-//! explored again.
+//! explored again. Breadth-first, each state is reached by a shortest path,
+//! so the first path to an error is a shortest one: the cheapest to check
+//! exactly and the least likely to be infeasible. (Depth-first, the path
+//! to an error depends on which states other automata's configurations
+//! made look new: on ems_usb the joint search of four rules proposed a
+//! 629-step path to an error one rule alone reached in 248.)
 //!
 //! The search under-approximates nothing and proves nothing: it only
 //! proposes paths. A path reaching an error is re-executed alone on the
@@ -14,6 +19,7 @@
 //! predicate abstraction would reach only after one refinement per
 //! iteration.
 
+use std::collections::VecDeque;
 use std::hash::BuildHasher;
 use std::rc::Rc;
 use std::time::Duration;
@@ -262,12 +268,12 @@ impl<'p> Search<'_, 'p> {
             states: 0,
             bounded: false,
         };
-        let mut stack = vec![Node {
+        let mut frontier = VecDeque::from([Node {
             state: self.cpa.initial_state(start),
             visits: Rc::new(HashMap::default()),
             path: None,
-        }];
-        while let Some(node) = stack.pop() {
+        }]);
+        while let Some(node) = frontier.pop_front() {
             if round.states.is_multiple_of(64) && self.deadline.passed() {
                 break;
             }
@@ -279,7 +285,7 @@ impl<'p> Search<'_, 'p> {
                 self.check_target(&node, &mut round);
                 continue;
             }
-            self.expand(&node, &mut round, &mut stack);
+            self.expand(&node, &mut round, &mut frontier);
         }
         self.out.states = self.out.states.max(round.states);
         self.unfinished = round.prec.enabled.intersection(&self.open);
@@ -359,7 +365,7 @@ impl<'p> Search<'_, 'p> {
 
     /// Pushes the successors of `node` not seen before, each loop head
     /// entered at most `k` times per path.
-    fn expand(&mut self, node: &Node, round: &mut Round, stack: &mut Vec<Node>) {
+    fn expand(&mut self, node: &Node, round: &mut Round, frontier: &mut VecDeque<Node>) {
         for t in self.cpa.transitions(&node.state) {
             for succ in self.cpa.transfer(&node.state, &t, &round.prec) {
                 self.out.transitions += 1;
@@ -385,7 +391,7 @@ impl<'p> Search<'_, 'p> {
                 }
                 same.push(succ.clone());
                 round.states += 1;
-                stack.push(Node {
+                frontier.push_back(Node {
                     state: succ,
                     visits,
                     path: Some(Rc::new(PathNode {
@@ -496,5 +502,24 @@ mod tests {
         let r = search_label(src, "ERROR");
         assert!(r.counterexamples.is_empty());
         assert!(r.paths_checked >= 1, "the path was proposed and checked");
+    }
+
+    #[test]
+    fn the_first_path_proposed_to_an_error_is_a_shortest_one() {
+        // Two ways to ERROR: through a loop of three iterations, or past
+        // two branches. Whichever the program lists first, the search
+        // proposes the short one.
+        let long =
+            "if (nondet()) { for (i = 0; i < 3; i++) n++; if (n == 3) goto ERROR; return 0; }";
+        let short = "if (nondet()) { ERROR: ; }";
+        for (a, b) in [(long, short), (short, long)] {
+            let src = format!(
+                "int nondet(void); int main(void) {{ int i; int n = 0; {a} {b} return 0; }}"
+            );
+            let r = search_label(&src, "ERROR");
+            assert_eq!(r.counterexamples.len(), 1);
+            let steps = r.counterexamples[0].1.steps.len();
+            assert!(steps < 12, "a path of {steps} steps: through the loop");
+        }
     }
 }
