@@ -232,9 +232,10 @@ mod tests {
         let j = JointMoves::new(&p);
         let yes = assume(&p, "p != 0", true);
         let no = assume(&p, "p != 0", false);
-        assert!(j.consistent(&[yes.clone()], &[assume(&p, "p != 0", true)]));
-        assert!(!j.consistent(&[yes.clone()], &[no.clone()]));
-        assert!(j.consistent(&[no.clone()], &[no]));
+        assert!(j.consistent(std::slice::from_ref(&yes), &[assume(&p, "p != 0", true)]));
+        assert!(!j.consistent(std::slice::from_ref(&yes), std::slice::from_ref(&no)));
+        let no_again = [no.clone()];
+        assert!(j.consistent(&no_again, std::slice::from_ref(&no)));
         assert!(
             j.consistent(&[yes], &[assume(&p, "q > 1", false)]),
             "conditions on other variables take no part"
@@ -262,8 +263,8 @@ mod tests {
         let j = JointMoves::new(&p);
         let (p0, q1) = (assume(&p, "p != 0", true), assume(&p, "q > 1", true));
         let both = conjunction(&p0, &q1, true);
-        assert!(!j.consistent(&[both.clone()], &[assume(&p, "q > 1", false)]));
-        assert!(j.consistent(&[both.clone()], &[assume(&p, "q > 1", true)]));
+        assert!(!j.consistent(std::slice::from_ref(&both), &[assume(&p, "q > 1", false)]));
+        assert!(j.consistent(std::slice::from_ref(&both), &[assume(&p, "q > 1", true)]));
         let neither = conjunction(&p0, &q1, false);
         assert!(
             j.consistent(&[neither], &[assume(&p, "q > 1", true)]),
