@@ -209,65 +209,60 @@ mod tests {
           if (r != 0) {}
         }"#;
 
-    /// The assume `cond == truth` of the branch whose condition prints as
-    /// `cond`, as a woven operation.
-    fn assume(p: &Program, cond: &str, truth: bool) -> Rc<WovenOp> {
-        let e = p
-            .edges
+    /// The condition of the branch that prints as `text`.
+    fn condition(p: &Program, text: &str) -> Expr {
+        p.edges
             .iter()
             .find_map(|e| match &e.op {
-                EdgeOp::Assume { cond: c, .. } if expr_to_string(p, c) == cond => Some(c.clone()),
+                EdgeOp::Assume { cond, .. } if expr_to_string(p, cond) == text => {
+                    Some(cond.clone())
+                }
                 _ => None,
             })
-            .unwrap_or_else(|| panic!("no branch on `{cond}`"));
+            .unwrap_or_else(|| panic!("no branch on `{text}`"))
+    }
+
+    /// `cond` assumed to be `truth`, as a woven operation.
+    fn woven(cond: Expr, truth: bool) -> Rc<WovenOp> {
         Rc::new(WovenOp {
-            op: EdgeOp::Assume { cond: e, truth },
+            op: EdgeOp::Assume { cond, truth },
             pos: crate::ir::SrcPos::default(),
         })
+    }
+
+    fn assume(p: &Program, text: &str, truth: bool) -> Rc<WovenOp> {
+        woven(condition(p, text), truth)
     }
 
     #[test]
     fn automata_assuming_one_condition_agree_only_on_its_truth_value() {
         let p = parse_source("t.c", SRC, &FrontendOptions::default()).unwrap();
         let j = JointMoves::new(&p);
-        let yes = assume(&p, "p != 0", true);
-        let no = assume(&p, "p != 0", false);
-        assert!(j.consistent(std::slice::from_ref(&yes), &[assume(&p, "p != 0", true)]));
-        assert!(!j.consistent(std::slice::from_ref(&yes), std::slice::from_ref(&no)));
-        let no_again = [no.clone()];
-        assert!(j.consistent(&no_again, std::slice::from_ref(&no)));
+        let yes = || [assume(&p, "p != 0", true)];
+        let no = || [assume(&p, "p != 0", false)];
+        assert!(j.consistent(&yes(), &yes()));
+        assert!(!j.consistent(&yes(), &no()));
+        assert!(j.consistent(&no(), &no()));
         assert!(
-            j.consistent(&[yes], &[assume(&p, "q > 1", false)]),
+            j.consistent(&yes(), &[assume(&p, "q > 1", false)]),
             "conditions on other variables take no part"
         );
-    }
-
-    /// `a && b` assumed to be `truth`.
-    fn conjunction(a: &Rc<WovenOp>, b: &Rc<WovenOp>, truth: bool) -> Rc<WovenOp> {
-        let cond = |o: &Rc<WovenOp>| match &o.op {
-            EdgeOp::Assume { cond, .. } => cond.clone(),
-            _ => unreachable!("an assume"),
-        };
-        let (a, b) = (cond(a), cond(b));
-        let ty = a.ty;
-        let and = Expr::new(ExprKind::Binary(BinaryOp::LogAnd, a.into(), b.into()), ty);
-        Rc::new(WovenOp {
-            op: EdgeOp::Assume { cond: and, truth },
-            pos: crate::ir::SrcPos::default(),
-        })
     }
 
     #[test]
     fn a_conjunction_assumed_true_is_contradicted_by_a_conjunct_assumed_false() {
         let p = parse_source("t.c", SRC, &FrontendOptions::default()).unwrap();
         let j = JointMoves::new(&p);
-        let (p0, q1) = (assume(&p, "p != 0", true), assume(&p, "q > 1", true));
-        let both = conjunction(&p0, &q1, true);
-        assert!(!j.consistent(std::slice::from_ref(&both), &[assume(&p, "q > 1", false)]));
-        assert!(j.consistent(std::slice::from_ref(&both), &[assume(&p, "q > 1", true)]));
-        let neither = conjunction(&p0, &q1, false);
+        let (a, b) = (condition(&p, "p != 0"), condition(&p, "q > 1"));
+        let and = Expr::new(
+            ExprKind::Binary(BinaryOp::LogAnd, a.clone().into(), b.into()),
+            a.ty,
+        );
+        let both = [woven(and.clone(), true)];
+        assert!(!j.consistent(&both, &[assume(&p, "q > 1", false)]));
+        assert!(j.consistent(&both, &[assume(&p, "q > 1", true)]));
         assert!(
-            j.consistent(&[neither], &[assume(&p, "q > 1", true)]),
+            j.consistent(&[woven(and, false)], &[assume(&p, "q > 1", true)]),
             "a false conjunction leaves each conjunct open"
         );
     }
@@ -276,10 +271,7 @@ mod tests {
     fn a_condition_on_an_arbitrary_value_may_hold_and_fail_at_once() {
         let p = parse_source("t.c", SRC, &FrontendOptions::default()).unwrap();
         let j = JointMoves::new(&p);
-        let Some(EdgeOp::Assume { cond, .. }) = Some(&assume(&p, "p != 0", true).op).cloned()
-        else {
-            unreachable!("an assume")
-        };
+        let cond = condition(&p, "p != 0");
         let ExprKind::Binary(_, var_p, _) = &cond.kind else {
             unreachable!("p != 0")
         };
@@ -292,17 +284,8 @@ mod tests {
             ExprKind::Binary(BinaryOp::Add, var_p.clone(), nondet.into()),
             cond.ty,
         );
-        let op = |truth| {
-            Rc::new(WovenOp {
-                op: EdgeOp::Assume {
-                    cond: any.clone(),
-                    truth,
-                },
-                pos: crate::ir::SrcPos::default(),
-            })
-        };
         assert!(
-            j.consistent(&[op(true)], &[op(false)]),
+            j.consistent(&[woven(any.clone(), true)], &[woven(any, false)]),
             "each occurrence is a value of its own"
         );
     }
