@@ -1,6 +1,6 @@
-//! Search for error paths under explicit values: a breadth-first search
-//! over the LOOM composite (location × call stack × specification automata
-//! × constant values of integer variables) without any merge, so a path
+//! Search for error paths under explicit values: a search over the LOOM
+//! composite (location × call stack × specification automata × constant
+//! values of integer variables) without any merge, so a path
 //! through a loop with a constant bound unrolls it with the loop counter
 //! known. Each loop head is entered at most `k` times per path, with
 //! iterative deepening over `k`; a state equal to one already seen is not
