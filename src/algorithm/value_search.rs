@@ -423,6 +423,10 @@ mod tests {
     use crate::frontend::{parse_source, FrontendOptions};
 
     fn search_label(src: &str, label: &str) -> SearchResult {
+        search_label_rounds(src, label, Rounds::All)
+    }
+
+    fn search_label_rounds(src: &str, label: &str, rounds: Rounds) -> SearchResult {
         let p = parse_source("t.c", src, &FrontendOptions::default()).unwrap();
         let props = vec![LoomProperty {
             id: PropertyId(0),
@@ -436,7 +440,7 @@ mod tests {
             &[label.to_string()],
             &enabled,
             None,
-            Rounds::All,
+            rounds,
         )
     }
 
@@ -476,16 +480,10 @@ mod tests {
 
     #[test]
     fn a_first_round_search_leaves_errors_past_its_bound_unfinished() {
-        let names = ["ERROR".to_string()];
-        let props = vec![LoomProperty {
-            id: PropertyId(0),
-            goal: LoomGoal::Label("ERROR".into()),
-        }];
         let enabled: PropertySet = [PropertyId(0)].into_iter().collect();
         let first = |iterations: u32| {
             let src = format!("int main(void) {{ int i; int n = 0; for (i = 0; i < {iterations}; i++) n++; if (n == {iterations}) {{ ERROR: ; }} return 0; }}");
-            let p = parse_source("t.c", &src, &FrontendOptions::default()).unwrap();
-            search(&p, &[], &props, &names, &enabled, None, Rounds::First)
+            search_label_rounds(&src, "ERROR", Rounds::First)
         };
         let deep = first(10);
         assert!(
@@ -524,18 +522,11 @@ mod tests {
         let long =
             "if (nondet()) { for (i = 0; i < 3; i++) n++; if (n == 3) goto ERROR; return 0; }";
         let short = "if (nondet()) { ERROR: ; }";
-        let names = ["ERROR".to_string()];
-        let props = vec![LoomProperty {
-            id: PropertyId(0),
-            goal: LoomGoal::Label("ERROR".into()),
-        }];
-        let enabled: PropertySet = [PropertyId(0)].into_iter().collect();
         for (a, b) in [(long, short), (short, long)] {
             let src = format!(
                 "int nondet(void); int main(void) {{ int i; int n = 0; {a} {b} return 0; }}"
             );
-            let p = parse_source("t.c", &src, &FrontendOptions::default()).unwrap();
-            let r = search(&p, &[], &props, &names, &enabled, None, Rounds::First);
+            let r = search_label_rounds(&src, "ERROR", Rounds::First);
             assert_eq!(r.counterexamples.len(), 1);
             let steps = r.counterexamples[0].1.steps.len();
             assert!(steps < 12, "a path of {steps} steps: through the loop");

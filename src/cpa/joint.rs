@@ -23,8 +23,8 @@
 //! left with one condition (both automata test `urb != 0`) and are decided
 //! without a solver: consistent when every automaton assumes the same truth
 //! value, contradictory otherwise (a condition without arbitrary values has
-//! one value in a state). The others are decided by Z3 and cached per set
-//! of literals.
+//! one value in a state). The others are decided by Z3. Answers are cached
+//! per set of operations and, for Z3's, per set of literals.
 
 use std::cell::RefCell;
 use std::rc::Rc;
@@ -49,8 +49,15 @@ pub struct JointMoves<'p> {
     enc: Encoder<'p>,
     /// The program variables (not automaton variables) each assume reads.
     reads: RefCell<HashMap<usize, Rc<[VarId]>>>,
-    /// Answers by the assumed conditions (in a canonical order).
-    cache: RefCell<HashMap<Vec<(Expr, bool)>, bool>>,
+    /// Every operation keyed by its address here, kept alive so that the
+    /// address stays its own (every one passes through `reads`).
+    pinned: RefCell<Vec<Rc<WovenOp>>>,
+    /// Answers by the set of assumes (operations are shared by all states,
+    /// [`super::loom`], so this is what a transfer looks up).
+    answers: RefCell<HashMap<Vec<usize>, bool>>,
+    /// Solver answers by the literals (in a canonical order): sets of
+    /// assumes of other automaton states often have the same literals.
+    decided: RefCell<HashMap<Vec<(Expr, bool)>, bool>>,
 }
 
 fn key(o: &Rc<WovenOp>) -> usize {
@@ -63,7 +70,9 @@ impl<'p> JointMoves<'p> {
             program,
             enc: Encoder::new(program),
             reads: RefCell::new(HashMap::default()),
-            cache: RefCell::new(HashMap::default()),
+            pinned: RefCell::new(Vec::new()),
+            answers: RefCell::new(HashMap::default()),
+            decided: RefCell::new(HashMap::default()),
         }
     }
 
@@ -85,6 +94,7 @@ impl<'p> JointMoves<'p> {
         vars.sort();
         vars.dedup();
         let r: Rc<[VarId]> = vars.into();
+        self.pinned.borrow_mut().push(Rc::clone(o));
         self.reads.borrow_mut().insert(key(o), r.clone());
         r
     }
@@ -112,8 +122,22 @@ impl<'p> JointMoves<'p> {
             return true;
         }
         assumes.extend(new);
+        assumes.sort_by_key(|o| key(o));
+        assumes.dedup_by_key(|o| key(o));
+        let ops: Vec<usize> = assumes.iter().map(|o| key(o)).collect();
+        if let Some(&c) = self.answers.borrow().get(&ops) {
+            return c;
+        }
+        let c = self.decide_literals(&assumes);
+        self.answers.borrow_mut().insert(ops, c);
+        c
+    }
+
+    /// Whether the literals of `assumes` can hold together: without a
+    /// solver when they are about one condition.
+    fn decide_literals(&self, assumes: &[&Rc<WovenOp>]) -> bool {
         let mut k: Vec<(Expr, bool)> = Vec::new();
-        for o in &assumes {
+        for o in assumes {
             if let EdgeOp::Assume { cond, truth } = &o.op {
                 self.literals(cond, *truth, &mut k);
             }
@@ -128,11 +152,11 @@ impl<'p> JointMoves<'p> {
             // truth value, or with both.
             return k.iter().all(|(_, t)| t == truth);
         }
-        if let Some(&c) = self.cache.borrow().get(&k) {
+        if let Some(&c) = self.decided.borrow().get(&k) {
             return c;
         }
         let c = self.decide(&k);
-        self.cache.borrow_mut().insert(k, c);
+        self.decided.borrow_mut().insert(k, c);
         c
     }
 
