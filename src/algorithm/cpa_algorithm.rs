@@ -165,7 +165,9 @@ pub fn run<C: Cpa>(
                 let mut became_target = None;
                 for i in 0..size {
                     let r = reached.partitions[&key][i];
-                    let merged = cpa.merge(&succ, &reached.nodes[r].state, &sprec);
+                    let Some(merged) = cpa.merge(&succ, &reached.nodes[r].state, &sprec) else {
+                        continue;
+                    };
                     if merged != reached.nodes[r].state {
                         if cpa.is_target(&merged) && !cpa.is_target(&reached.nodes[r].state) {
                             became_target = Some(r);

@@ -328,7 +328,7 @@ impl<'p, D: Cpa> Cpa for LoomCpa<'p, D> {
         new: &Self::State,
         reached: &Self::State,
         prec: &Self::Precision,
-    ) -> Self::State {
+    ) -> Option<Self::State> {
         if new.pending.is_none()
             && reached.pending.is_none()
             && new.loc == reached.loc
@@ -337,12 +337,13 @@ impl<'p, D: Cpa> Cpa for LoomCpa<'p, D> {
             && new.violated == reached.violated
             && (self.merge_policy == MergePolicy::Data || self.program.loc(new.loc).loop_head)
         {
-            LoomState {
-                data: self.data.merge(&new.data, &reached.data, &prec.data),
+            let data = self.data.merge(&new.data, &reached.data, &prec.data)?;
+            Some(LoomState {
+                data,
                 ..reached.clone()
-            }
+            })
         } else {
-            reached.clone()
+            None
         }
     }
 

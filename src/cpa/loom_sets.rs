@@ -230,7 +230,9 @@ impl<'p> LoomSetsCpa<'p> {
             for x in c.set {
                 match joined.last_mut() {
                     Some(last) if last.state == x.state => {
-                        last.spec = self.value.merge(&x.spec, &last.spec, &());
+                        if let Some(m) = self.value.merge(&x.spec, &last.spec, &()) {
+                            last.spec = m;
+                        }
                     }
                     _ => joined.push(x),
                 }
@@ -370,12 +372,17 @@ impl Cpa for LoomSetsCpa<'_> {
     /// The same program part: the union of the configurations. At a loop
     /// head, the same control states: the join of program values and of
     /// the automaton variables per control state.
-    fn merge(&self, new: &SetsState, reached: &SetsState, prec: &Self::Precision) -> SetsState {
+    fn merge(
+        &self,
+        new: &SetsState,
+        reached: &SetsState,
+        prec: &Self::Precision,
+    ) -> Option<SetsState> {
         if new.loc != reached.loc || new.stack != reached.stack {
-            return reached.clone();
+            return None;
         }
         if new.program_hash == reached.program_hash && new.program == reached.program {
-            return self.union(new, reached, reached.program.clone(), &prec.enabled);
+            return Some(self.union(new, reached, reached.program.clone(), &prec.enabled));
         }
         let same_states = || {
             new.autos
@@ -384,10 +391,13 @@ impl Cpa for LoomSetsCpa<'_> {
                 .all(|(x, y)| x.idle == y.idle && x.states().eq(y.states()))
         };
         if self.loop_head(new.loc) && same_states() {
-            let program = self.value.merge(&new.program, &reached.program, &());
-            return self.union(new, reached, program, &prec.enabled);
+            let program = self
+                .value
+                .merge(&new.program, &reached.program, &())
+                .unwrap_or_else(|| reached.program.clone());
+            return Some(self.union(new, reached, program, &prec.enabled));
         }
-        reached.clone()
+        None
     }
 
     /// Same place, the program part covered, and each configuration of an

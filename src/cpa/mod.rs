@@ -88,14 +88,16 @@ pub trait Cpa {
     /// The partial order of the abstract domain (`⊑`).
     fn less_or_equal(&self, a: &Self::State, b: &Self::State) -> bool;
 
-    /// `merge(new, reached, π)`; the default is merge-sep.
+    /// `merge(new, reached, π)`, `None` when it is `reached` as it is
+    /// (the algorithm then neither compares nor replaces it); the default
+    /// is merge-sep.
     fn merge(
         &self,
         _new: &Self::State,
-        reached: &Self::State,
+        _reached: &Self::State,
         _prec: &Self::Precision,
-    ) -> Self::State {
-        reached.clone()
+    ) -> Option<Self::State> {
+        None
     }
 
     /// `stop(e, R, π)`; the default is stop-sep (covered by one reached state).

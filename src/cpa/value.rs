@@ -63,37 +63,72 @@ impl Known {
 }
 
 /// What is known of tracked variables (absent = nothing).
+///
+/// With a signature of its facts, a 64-bit set with one bit per fact
+/// (hashed): a state whose signature has a bit the other's lacks knows a
+/// fact the other does not, so it cannot be covered by it, decided
+/// without a walk of the maps (most of the coverage checks at a place
+/// with many states fail that way).
 #[derive(Clone, Debug, PartialEq, Eq, Hash, Default, PartialOrd, Ord)]
-pub struct Values(Rc<BTreeMap<VarId, Known>>);
+pub struct Values {
+    signature: u64,
+    map: Rc<BTreeMap<VarId, Known>>,
+}
+
+/// The signature bit of one fact.
+fn fact_bit(v: VarId, k: Known) -> u64 {
+    let value = match k {
+        Known::Exactly(x) => x as u64 ^ (x >> 64) as u64,
+        Known::NonZero => 0x9e37_79b9_7f4a_7c15,
+    };
+    let h = (u64::from(v.0) << 32 ^ value).wrapping_mul(0xff51_afd7_ed55_8ccd);
+    1 << (h >> 58)
+}
 
 impl Values {
+    fn of(map: BTreeMap<VarId, Known>) -> Values {
+        Values {
+            signature: map.iter().fold(0, |s, (v, k)| s | fact_bit(*v, *k)),
+            map: Rc::new(map),
+        }
+    }
+
+    /// Whether `self` knows everything `other` knows, equally (`other`
+    /// covers `self`).
+    fn knows_all_of(&self, other: &Values) -> bool {
+        Rc::ptr_eq(&self.map, &other.map)
+            || (other.signature & !self.signature == 0
+                && other.map.len() <= self.map.len()
+                && other.map.iter().all(|(v, x)| self.known(*v) == Some(*x)))
+    }
+
     /// What `self` and `other` know together (`other` wins where both
     /// know a variable).
     pub fn with(&self, other: &Values) -> Values {
-        if other.0.is_empty() {
+        if other.map.is_empty() {
             return self.clone();
         }
-        if self.0.is_empty() {
+        if self.map.is_empty() {
             return other.clone();
         }
-        let mut m = (*self.0).clone();
-        m.extend(other.0.iter().map(|(v, k)| (*v, *k)));
-        Values(Rc::new(m))
+        let mut m = (*self.map).clone();
+        m.extend(other.map.iter().map(|(v, k)| (*v, *k)));
+        Values::of(m)
     }
 
     /// What is known of the variables `pick` selects, and of the others.
     pub fn split(&self, pick: impl Fn(VarId) -> bool) -> (Values, Values) {
         let (a, b): (BTreeMap<VarId, Known>, BTreeMap<VarId, Known>) = self
-            .0
+            .map
             .iter()
             .map(|(v, k)| (*v, *k))
             .partition(|(v, _)| pick(*v));
-        (Values(Rc::new(a)), Values(Rc::new(b)))
+        (Values::of(a), Values::of(b))
     }
 
     /// What is known of each variable that something is known of.
     pub fn iter(&self) -> impl Iterator<Item = (VarId, Known)> + '_ {
-        self.0.iter().map(|(v, k)| (*v, *k))
+        self.map.iter().map(|(v, k)| (*v, *k))
     }
 
     /// The value of `v`, if known exactly.
@@ -102,7 +137,7 @@ impl Values {
     }
 
     fn known(&self, v: VarId) -> Option<Known> {
-        self.0.get(&v).copied()
+        self.map.get(&v).copied()
     }
 }
 
@@ -424,9 +459,9 @@ impl<'p> ValueCpa<'p> {
         let Some((v, known)) = learned else {
             return Some(s.clone());
         };
-        let mut m = (*s.0).clone();
+        let mut m = (*s.map).clone();
         m.insert(v, known);
-        Some(Values(Rc::new(m)))
+        Some(Values::of(m))
     }
 
     /// `x == y` (`equal`) or `x != y`, with `x` a tracked variable and `y`
@@ -467,7 +502,7 @@ impl<'p> ValueCpa<'p> {
 
     /// Successor along one CFA edge operation; `None` if infeasible.
     fn edge(&self, s: &Values, op: &EdgeOp, recursive_cut: bool) -> Option<Values> {
-        let mut m = (*s.0).clone();
+        let mut m = (*s.map).clone();
         match op {
             EdgeOp::Skip => return Some(s.clone()),
             EdgeOp::Assume { cond, truth } => return self.assume(s, cond, *truth),
@@ -485,7 +520,7 @@ impl<'p> ValueCpa<'p> {
                         s = self.assume(&s, c, true)?;
                     }
                 }
-                let mut m = (*s.0).clone();
+                let mut m = (*s.map).clone();
                 if recursive_cut {
                     for g in &self.globals {
                         m.remove(g);
@@ -494,7 +529,7 @@ impl<'p> ValueCpa<'p> {
                 if let Some(v) = lhs.as_ref().and_then(|l| self.tracked_var(l)) {
                     m.remove(&v);
                 }
-                return Some(Values(Rc::new(m)));
+                return Some(Values::of(m));
             }
             EdgeOp::CallUnknown { lhs, .. } => {
                 if let Some(v) = lhs.as_ref().and_then(|l| self.tracked_var(l)) {
@@ -510,7 +545,7 @@ impl<'p> ValueCpa<'p> {
                 }
             }
         }
-        Some(Values(Rc::new(m)))
+        Some(Values::of(m))
     }
 }
 
@@ -539,14 +574,14 @@ impl Cpa for ValueCpa<'_> {
                 if let EdgeOp::Return { value: Some(val) } = &edge.op {
                     // Return edges end in the function's exit: store the value in its return variable.
                     let f = p.loc(edge.from).func;
-                    let mut m = (*s.0).clone();
+                    let mut m = (*s.map).clone();
                     if let Some(rv) = p.func(f).body.as_ref().and_then(|b| b.ret_var) {
                         if self.tracked[rv.0 as usize] {
                             let x = self.stored(s, rv, val);
                             self.assign(&mut m, rv, x);
                         }
                     }
-                    Some(Values(Rc::new(m)))
+                    Some(Values::of(m))
                 } else {
                     self.edge(s, &edge.op, cut)
                 }
@@ -555,7 +590,7 @@ impl Cpa for ValueCpa<'_> {
                 let EdgeOp::Call { args, .. } = &edge.op else {
                     return vec![s.clone()];
                 };
-                let mut m = (*s.0).clone();
+                let mut m = (*s.map).clone();
                 // Fresh activation: locals are uninitialised, parameters get the arguments.
                 self.forget_locals(&mut m, *callee);
                 for (param, arg) in p.func(*callee).params.iter().zip(args) {
@@ -564,13 +599,13 @@ impl Cpa for ValueCpa<'_> {
                         self.assign(&mut m, *param, x);
                     }
                 }
-                Some(Values(Rc::new(m)))
+                Some(Values::of(m))
             }
             Transition::Return { edge, callee, .. } => {
                 let EdgeOp::Call { lhs, .. } = &edge.op else {
                     return vec![s.clone()];
                 };
-                let mut m = (*s.0).clone();
+                let mut m = (*s.map).clone();
                 let rv = p.func(*callee).body.as_ref().and_then(|b| b.ret_var);
                 let ret = rv.and_then(|rv| Some((s.known(rv)?, p.var(rv).ty)));
                 self.forget_locals(&mut m, *callee);
@@ -578,7 +613,7 @@ impl Cpa for ValueCpa<'_> {
                     let ret = ret.and_then(|(x, ty)| self.converted(x, ty, p.var(v).ty));
                     self.assign(&mut m, v, ret);
                 }
-                Some(Values(Rc::new(m)))
+                Some(Values::of(m))
             }
             // Specification variables are written only by woven
             // assignments; woven assumes prune like assume edges.
@@ -589,28 +624,50 @@ impl Cpa for ValueCpa<'_> {
 
     /// `a ⊑ b`: everything `b` knows, `a` knows too, equally.
     fn less_or_equal(&self, a: &Values, b: &Values) -> bool {
-        Rc::ptr_eq(&a.0, &b.0)
-            || (b.0.len() <= a.0.len() && b.0.iter().all(|(v, x)| a.known(*v) == Some(*x)))
+        a.knows_all_of(b)
     }
 
     /// Join: what both states agree on.
-    fn merge(&self, new: &Values, reached: &Values, _prec: &()) -> Values {
+    fn merge(&self, new: &Values, reached: &Values, _prec: &()) -> Option<Values> {
         if self.less_or_equal(new, reached) {
-            return reached.clone();
+            return None;
         }
         let m: BTreeMap<VarId, Known> = reached
-            .0
+            .map
             .iter()
             .filter(|(v, x)| new.known(**v) == Some(**x))
             .map(|(v, x)| (*v, *x))
             .collect();
-        Values(Rc::new(m))
+        Some(Values::of(m))
     }
 }
 
 #[cfg(test)]
 mod tests {
+    use super::{Known, Values};
     use crate::algorithm::reachability::{explore_labels, Limits};
+    use crate::ir::VarId;
+
+    fn values(facts: &[(u32, Known)]) -> Values {
+        Values::of(facts.iter().map(|&(v, k)| (VarId(v), k)).collect())
+    }
+
+    #[test]
+    fn a_state_is_covered_by_one_that_knows_part_of_what_it_knows() {
+        let (one, two) = (Known::Exactly(1), Known::Exactly(2));
+        let more = values(&[(0, one), (1, two), (2, Known::NonZero)]);
+        let less = values(&[(1, two), (2, Known::NonZero)]);
+        assert!(more.knows_all_of(&less));
+        assert!(!less.knows_all_of(&more));
+        assert!(more.knows_all_of(&Values::default()));
+        // Another value, or `NonZero` for a value: not covered.
+        for other in [values(&[(1, one)]), values(&[(0, Known::NonZero)])] {
+            assert!(!more.knows_all_of(&other), "{other:?}");
+        }
+        // Equal maps built apart have equal signatures.
+        assert_eq!(less, values(&[(2, Known::NonZero), (1, two)]));
+    }
+
     use crate::frontend::{parse_source, FrontendOptions};
     use crate::report::Verdict;
 

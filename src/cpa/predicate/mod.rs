@@ -331,19 +331,19 @@ impl<'p> Cpa for PredicateCpa<'p> {
         ))
     }
 
-    fn merge(&self, new: &PredState, reached: &PredState, _prec: &Precision) -> PredState {
+    fn merge(&self, new: &PredState, reached: &PredState, _prec: &Precision) -> Option<PredState> {
         if new.is_abstraction()
             || reached.is_abstraction()
             || !Rc::ptr_eq(&new.abs, &reached.abs)
             || new.pending != reached.pending
         {
-            return reached.clone();
+            return None;
         }
         let mut covers: Vec<u64> = reached.covers.to_vec();
         covers.push(reached.id);
         covers.push(new.id);
         covers.extend(new.covers.iter());
-        PredState {
+        Some(PredState {
             id: self.fresh_id(),
             abs: reached.abs.clone(),
             sym: merge(&new.guard, &new.sym, &reached.sym),
@@ -354,7 +354,7 @@ impl<'p> Cpa for PredicateCpa<'p> {
             }),
             covers: Rc::new(covers),
             pending: new.pending,
-        }
+        })
     }
 
     fn less_or_equal(&self, a: &PredState, b: &PredState) -> bool {
