@@ -597,6 +597,15 @@ impl<'p> LoomAnalysis<'p> {
         };
         let states = r.reached.nodes.len();
         let a = r.cpa.data.abstraction_stats();
+        if tracing() {
+            eprintln!(
+                "cegar run: {states} states, {} abstractions, {} cache hits, {} solver calls, {:.2}s solver",
+                a.abstractions,
+                a.cache_hits,
+                a.solver_calls,
+                a.solver_time.as_secs_f64()
+            );
+        }
         let calls = a.solver_calls - r.counted.solver_calls;
         let time = a.solver_time.saturating_sub(r.counted.solver_time);
         r.counted = a;

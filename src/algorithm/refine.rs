@@ -24,13 +24,15 @@
 
 use crate::hash::{HashMap, HashSet};
 use z3::ast::{Ast, Bool, Dynamic};
-use z3::{DeclKind, SatResult};
+use z3::{DeclKind, SatResult, Solver};
 
 use crate::algorithm::unsat_core::{core_by_checks, minimal_core};
+use crate::cfa::loops::tests_a_loop;
 use crate::cfa::{LocId, Program};
 use crate::cpa::predicate::trace::{
-    abstraction_points, execute, Conditions, Key, Trace, TraceNode,
+    abstraction_points, execute, Conditions, Key, Trace, TraceNode, Tracked,
 };
+use crate::cpa::Step;
 use crate::smt::interrupt::simplified;
 use crate::smt::work::{units_of_ms, WorkBudget};
 use crate::smt::Encoder;
@@ -63,17 +65,33 @@ pub fn candidates(
 /// infeasibility needs: an unsat core over one tracking literal per
 /// condition ([`minimal_core`], or [`core_by_checks`] if that check is
 /// undecided). `None` if neither finds one in time.
+///
+/// Refinement selection: a path is often infeasible for several reasons,
+/// and the core the solver finds first may be a loop's own test (the
+/// abstract path leaves a loop after too few or too many iterations).
+/// Predicates for it rule out one iteration count at a time, so the next
+/// path runs the loop once more, as many refinements as the loop runs.
+/// A reason that leaves the loops' tests out is looked for first
+/// ([`loop_free_core`]); the loop's count is refined only when the path
+/// needs it.
 fn needed_conditions(enc: &Encoder, p: &Program, target: &Trace) -> Option<HashSet<Key>> {
     let t0 = thread_cpu_time();
     let exec = execute(enc, p, target, None, Conditions::Tracked);
     let solver = crate::smt::incremental_solver();
     solver.assert(&exec.guard);
     let t_exec = thread_cpu_time() - t0;
-    // With tracking literals Z3 may take seconds where the plain check took
-    // milliseconds; past the limit, refinement considers every condition.
-    let params = crate::smt::work_limit(NEEDED_CONDITIONS_LIMIT);
-    let literals: Vec<Bool> = exec.tracks.iter().map(|(_, t)| t.clone()).collect();
-    let (mut result, mut core) = minimal_core(&solver, params, &literals);
+    let literals: Vec<Bool> = exec.tracks.iter().map(|t| t.literal.clone()).collect();
+    let (mut result, mut core) = match loop_free_core(&solver, p, &exec.tracks) {
+        Some(core) => (SatResult::Unsat, Some(core)),
+        // With tracking literals Z3 may take seconds where the plain check
+        // took milliseconds; past the limit, refinement considers every
+        // condition.
+        None => minimal_core(
+            &solver,
+            crate::smt::work_limit(NEEDED_CONDITIONS_LIMIT),
+            &literals,
+        ),
+    };
     if result == SatResult::Unknown {
         // The plain check found the path infeasible: checks with the
         // literals asserted may decide where assumptions did not.
@@ -84,7 +102,7 @@ fn needed_conditions(enc: &Encoder, p: &Program, target: &Trace) -> Option<HashS
     }
     let core = core.map(|ix| {
         ix.into_iter()
-            .map(|i| exec.tracks[i].0)
+            .map(|i| exec.tracks[i].key)
             .collect::<HashSet<Key>>()
     });
     if tracing() {
@@ -99,6 +117,35 @@ fn needed_conditions(enc: &Encoder, p: &Program, target: &Trace) -> Option<HashS
     }
     core
 }
+
+/// An unsat core (indices into `tracks`) without the conditions of loop
+/// tests ([`tests_a_loop`]), if the path has such conditions and is
+/// infeasible without them within [`LOOP_FREE_LIMIT`] work.
+fn loop_free_core(solver: &Solver, p: &Program, tracks: &[Tracked]) -> Option<Vec<usize>> {
+    let kept: Vec<usize> = (0..tracks.len())
+        .filter(|&i| match tracks[i].step {
+            Some(Step::Edge(e)) => !tests_a_loop(p, p.edge(e).from),
+            _ => true,
+        })
+        .collect();
+    if kept.len() == tracks.len() {
+        return None;
+    }
+    let literals: Vec<Bool> = kept.iter().map(|&i| tracks[i].literal.clone()).collect();
+    let params = crate::smt::work_limit(LOOP_FREE_LIMIT);
+    let (result, core) = minimal_core(solver, params, &literals);
+    if tracing() {
+        eprintln!(
+            "loop-free core: {:?} without {} loop tests",
+            result,
+            tracks.len() - kept.len()
+        );
+    }
+    Some(core?.into_iter().map(|j| kept[j]).collect())
+}
+
+/// The work the search for a core without loop tests may do.
+const LOOP_FREE_LIMIT: u64 = units_of_ms(500);
 
 /// The work finding the conditions an infeasible path needs may do.
 const NEEDED_CONDITIONS_LIMIT: u64 = units_of_ms(2_000);

@@ -14,6 +14,31 @@ pub fn mark_loop_heads(p: &mut Program) {
     }
 }
 
+/// How many no-op edges back from a location [`tests_a_loop`] looks for
+/// its loop head.
+const LOOP_TEST_REACH: usize = 4;
+
+/// Whether a branch at `loc` is a loop's own test: `loc` is a loop head,
+/// or follows one through no-op edges alone (`while (1) { cont: ; if (!c)
+/// break; ...`), so that its conditions count the loop's iterations.
+pub fn tests_a_loop(p: &Program, loc: LocId) -> bool {
+    let mut at = loc;
+    for _ in 0..=LOOP_TEST_REACH {
+        if p.loc(at).loop_head {
+            return true;
+        }
+        let [e] = p.in_edges[at.0 as usize].as_slice() else {
+            return false;
+        };
+        let e = p.edge(*e);
+        if !matches!(e.op, super::EdgeOp::Skip) {
+            return false;
+        }
+        at = e.from;
+    }
+    false
+}
+
 /// The reverse-postorder number of every location (index = `LocId`) in the
 /// same depth-first search: along every edge that is not a back edge the
 /// number grows, so processing a block's states in this order visits a
@@ -72,5 +97,44 @@ fn dfs(p: &Program, mut back_edge_to: impl FnMut(LocId), mut finish: impl FnMut(
                 stack.pop();
             }
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::cfa::EdgeOp;
+    use crate::frontend::{parse_source, FrontendOptions};
+
+    /// The lines of the branches [`tests_a_loop`] takes for loop tests.
+    fn loop_test_lines(src: &str) -> Vec<u32> {
+        let p = parse_source("t.c", src, &FrontendOptions::default()).unwrap();
+        let mut lines: Vec<u32> = p
+            .edges
+            .iter()
+            .filter(|e| matches!(e.op, EdgeOp::Assume { .. }) && tests_a_loop(&p, e.from))
+            .map(|e| e.pos.line)
+            .collect();
+        lines.sort_unstable();
+        lines.dedup();
+        lines
+    }
+
+    #[test]
+    fn the_tests_of_loops_are_told_from_other_branches() {
+        let src = "int n, c, x;
+int nd(void);
+int main(void) {
+  int i;
+  for (i = 0; i < n; i++)
+    if (nd()) x = 1;
+  while (1) {
+    if (!c) break;
+    c--;
+  }
+  if (x) return 1;
+  return 0;
+}";
+        assert_eq!(loop_test_lines(src), [5, 8]);
     }
 }

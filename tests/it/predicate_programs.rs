@@ -281,3 +281,12 @@ fn refinement_that_unrolls_a_counter_takes_the_whole_path() {
     // would need more refinements than `cegar` allows.
     assert!(r.stats.refinements < 50, "{:?}", r.stats);
 }
+
+#[test]
+fn refinement_prefers_a_reason_that_does_not_count_a_loop() {
+    let r = cegar("init_loop_then_lock_true.c");
+    assert_eq!(r.verdict, Verdict::True, "{:?}", r.reason);
+    // The lock's state refutes the error paths; the loop's count, which
+    // also does, would take a refinement per iteration.
+    assert!(r.stats.refinements <= 2, "{:?}", r.stats);
+}

@@ -123,7 +123,17 @@ pub struct Execution {
     pub guard: Bool,
     /// With [`Conditions::Tracked`]: each step node with a condition, and
     /// the literal that switches that condition on.
-    pub tracks: Vec<(Key, Bool)>,
+    pub tracks: Vec<Tracked>,
+}
+
+/// A step condition of a [`Conditions::Tracked`] execution.
+pub struct Tracked {
+    /// The step node.
+    pub key: Key,
+    /// The program step (`None`: an operation woven in by an automaton).
+    pub step: Option<Step>,
+    /// The literal that switches the condition on.
+    pub literal: Bool,
 }
 
 /// Which step conditions (assumptions, and the constraints of allocations
@@ -178,7 +188,7 @@ pub fn execute(
     let mut states: HashMap<Key, SymState> = HashMap::default();
     let mut guards: HashMap<Key, Bool> = HashMap::default();
     let mut values: HashMap<Key, BV> = HashMap::default();
-    let mut tracks: Vec<(Key, Bool)> = Vec::new();
+    let mut tracks: Vec<Tracked> = Vec::new();
     let mut take = |states: &mut HashMap<Key, SymState>, k: Key| -> SymState {
         let c = consumers.get_mut(&k).expect("consumer counted");
         *c -= 1;
@@ -209,8 +219,16 @@ pub fn execute(
                         let c = match (c, conditions) {
                             (Some(c), Conditions::All) => Some(c),
                             (Some(c), Conditions::Tracked) => {
+                                let step = match &**t {
+                                    TraceNode::Step { step, .. } => Some(*step),
+                                    _ => None,
+                                };
                                 let t = Bool::new_const(format!("__mpv_track{}", tracks.len()));
-                                tracks.push((k, t.clone()));
+                                tracks.push(Tracked {
+                                    key: k,
+                                    step,
+                                    literal: t.clone(),
+                                });
                                 Some(t.implies(&c))
                             }
                             (Some(c), Conditions::Only(keep)) => keep.contains(&k).then_some(c),
