@@ -728,6 +728,10 @@ fn havoc_imprecision(
     }
     match independent_of_havoc(&conditions, Some(model), q.deadline, &mut scan) {
         SatResult::Unsat => None,
+        // Cut short by the run's deadline, not by the check's own work
+        // limit: undecided, as any check the budget ends (a verdict does
+        // not depend on how fast the machine is).
+        SatResult::Unknown if q.deadline.passed() => Some(PathCheck::Unknown),
         other => {
             let why = if other == SatResult::Sat {
                 "whose unmodelled values the path depends on"
