@@ -41,7 +41,7 @@ use crate::algorithm::cegar::CegarState;
 use crate::algorithm::invariants;
 use crate::algorithm::reachability::{self, Limits};
 use crate::algorithm::sdc::{self, Budget, Clock, Monitor};
-use crate::algorithm::value_search::{self, Rounds};
+use crate::algorithm::value_search::{self, Rounds, SearchBudget};
 use crate::cfa::Program;
 use crate::cpa::loom::LoomProperty;
 use crate::cpa::predicate::abstraction::PredicateScope;
@@ -74,10 +74,11 @@ fn explicit_budget(remaining: Duration) -> Duration {
         .max(EXPLICIT_MIN.min(remaining / 2))
 }
 
-/// Share of the remaining pool of the properties searched for, for the
-/// search of concrete error paths under explicit values, when the explicit
-/// stage reached their errors (the paths it confirms take a fraction of a
-/// second; CEGAR needs the rest).
+/// Share of the pool of the properties searched for, for the search of
+/// concrete error paths under explicit values, when the explicit stage
+/// reached their errors (the paths it confirms take a fraction of a
+/// second; CEGAR needs the rest). Counted in states
+/// ([`value_search::SearchBudget`]), not in seconds.
 const VALUE_SEARCH_SHARE: f64 = 0.1;
 
 /// States of the explicit-value exploration before it stops.
@@ -454,35 +455,42 @@ impl<'p> LoomAnalysis<'p> {
         }
         let t0 = clock.now();
         // The search serves the properties it looks for: it draws on their
-        // shares of the partition's pool, what they would have had alone.
+        // shares of the partition's pool, what they would have had alone,
+        // counted in states (not reduced by what the run spent before it,
+        // so that the same partition searches as far on any machine).
         let share = hit.len() as f64 / self.open().len().max(hit.len()) as f64;
-        let cpu = budget
+        // The pool in whole tenths of a second: the start-up's CPU time
+        // does not move it.
+        let pool = budget
             .shared_cpu()
-            .map(|b| b.saturating_sub(monitor.analysis_cpu(clock)))
-            .map(|l| l.mul_f64(VALUE_SEARCH_SHARE * share));
-        let deadline = Deadline::in_cpu(cpu);
-        let search = |props: &PropertySet, cpu, rounds| {
+            .map(|b| Duration::from_millis(b.as_millis() as u64 / 100 * 100));
+        let left = pool.map(|b| b.saturating_sub(monitor.analysis_cpu(clock)));
+        let states = SearchBudget::nominal(
+            pool.map(|l| l.mul_f64(VALUE_SEARCH_SHARE * share)),
+            Deadline::in_cpu(left),
+        );
+        let search = |props: &PropertySet, budget, rounds| {
             value_search::search(
                 self.program,
                 self.automata,
                 &self.properties,
                 &self.names,
                 props,
-                cpu,
+                budget,
                 rounds,
             )
         };
         let several = hit.len() > 1;
         let mut found = if several {
-            search(&hit, cpu.map(|c| c / 2), Rounds::First)
+            search(&hit, states.part(0.5), Rounds::First)
         } else {
-            search(&hit, cpu, Rounds::All)
+            search(&hit, states, Rounds::All)
         };
         // The joint search follows the product of the automata, and its
         // first path to one property's error may be a long one that no
         // check decides. Each property it left undecided that way is
-        // searched alone, as in a run of its own, with a share of the time
-        // left (the joint search has half of the search's time).
+        // searched alone, as in a run of its own, with a share of the
+        // states left (the joint search has half of the search's).
         if several {
             let alone: Vec<PropertyId> = found
                 .unfinished
@@ -490,9 +498,14 @@ impl<'p> LoomAnalysis<'p> {
                 .iter()
                 .filter(|p| !found.refutes(*p))
                 .collect();
+            let mut left = SearchBudget {
+                states: states.states.map(|n| n.saturating_sub(found.explored)),
+                ..states
+            };
             for (i, &p) in alone.iter().enumerate() {
-                let its_part = deadline.remaining().map(|r| r / (alone.len() - i) as u32);
+                let its_part = left.part(1.0 / (alone.len() - i) as f64);
                 let r = search(&[p].into_iter().collect(), its_part, Rounds::All);
+                left.states = left.states.map(|n| n.saturating_sub(r.explored));
                 found.merge_alone(p, r);
             }
         }

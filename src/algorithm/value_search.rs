@@ -44,7 +44,7 @@ use crate::report::Counterexample;
 use crate::smt::Encoder;
 use crate::spec::bound::BoundAutomaton;
 use crate::spec::{PropertyId, PropertySet};
-use crate::util::{thread_cpu_time, tracing, Deadline};
+use crate::util::{tracing, Deadline};
 
 /// Loop bounds of the successive rounds.
 const BOUNDS: [u32; 3] = [4, 16, 64];
@@ -57,6 +57,44 @@ const CHECKS_PER_ROUND: u32 = 2;
 /// States per round (a guard against explosion).
 const MAX_STATES: usize = 300_000;
 
+/// States a search explores per nominal second of its budget: a budget is
+/// stated in time and counted in states ([`SearchBudget`]).
+pub const STATES_PER_SECOND: f64 = 200_000.0;
+
+/// What one search may do: explore `states` states over all its rounds,
+/// and never run past `deadline` (the run's). The states, not the clock,
+/// end a search within its budget, so it ends at the same state on a fast
+/// and on a slow machine; each path check may take the nominal time of
+/// the states left, shared among the properties still looked for.
+#[derive(Clone, Copy, Debug)]
+pub struct SearchBudget {
+    pub states: Option<u64>,
+    pub deadline: Deadline,
+}
+
+impl SearchBudget {
+    /// The states `cpu` nominally stands for, until `deadline`.
+    pub fn nominal(cpu: Option<Duration>, deadline: Deadline) -> Self {
+        SearchBudget {
+            states: cpu.map(|c| (c.as_secs_f64() * STATES_PER_SECOND) as u64),
+            deadline,
+        }
+    }
+
+    /// `part` of the states, with the same deadline.
+    pub fn part(self, part: f64) -> Self {
+        SearchBudget {
+            states: self.states.map(|n| (n as f64 * part) as u64),
+            ..self
+        }
+    }
+
+    /// The nominal time of `states`.
+    fn nominal_time(states: u64) -> Duration {
+        Duration::from_secs_f64(states as f64 / STATES_PER_SECOND)
+    }
+}
+
 /// What the search found.
 #[derive(Default)]
 pub struct SearchResult {
@@ -64,6 +102,8 @@ pub struct SearchResult {
     pub counterexamples: Vec<(PropertySet, Counterexample)>,
     pub states: usize,
     pub transitions: u64,
+    /// States explored over all rounds (what the budget counts).
+    pub explored: u64,
     /// Error paths that were checked exactly.
     pub paths_checked: u32,
     /// The properties without a counterexample that the search did not
@@ -86,6 +126,7 @@ impl SearchResult {
         self.counterexamples.extend(alone.counterexamples);
         self.states = self.states.max(alone.states);
         self.transitions += alone.transitions;
+        self.explored += alone.explored;
         self.paths_checked += alone.paths_checked;
         self.unfinished.remove(p);
         if alone.unfinished.contains(p) {
@@ -170,7 +211,7 @@ impl Rounds {
 }
 
 /// Searches for feasible error paths of the `enabled` properties until
-/// each has a counterexample, the `rounds` are done, or `cpu` is spent.
+/// each has a counterexample, the `rounds` are done, or `budget` is spent.
 /// `names` gives each property's name for its counterexample.
 pub fn search(
     program: &Program,
@@ -178,10 +219,10 @@ pub fn search(
     properties: &[LoomProperty],
     names: &[String],
     enabled: &PropertySet,
-    cpu: Option<Duration>,
+    budget: SearchBudget,
     rounds: Rounds,
 ) -> SearchResult {
-    let deadline = Deadline::after(thread_cpu_time(), cpu);
+    let deadline = budget.deadline;
     // Path checks end at the deadline, whatever their own limits.
     let _armed = deadline.instant().map(crate::smt::interrupt::arm);
     let out = SearchResult::default();
@@ -205,13 +246,14 @@ pub fn search(
         enc,
         cpa,
         deadline,
+        states_left: budget.states,
         open: enabled.clone(),
         unfinished: enabled.clone(),
         rounds,
         out,
     };
     for (i, k) in BOUNDS.into_iter().enumerate() {
-        if search.open.is_empty() || deadline.passed() {
+        if search.open.is_empty() || search.spent() {
             break;
         }
         if i > 0 && rounds == Rounds::First {
@@ -224,7 +266,7 @@ pub fn search(
             break;
         }
     }
-    if deadline.passed() {
+    if search.spent() {
         search.out.unfinished = search.unfinished;
     }
     search.out
@@ -237,6 +279,8 @@ struct Search<'a, 'p> {
     enc: Encoder<'p>,
     cpa: LoomCpa<'p, ValueCpa<'p>>,
     deadline: Deadline,
+    /// The states the budget has left (`None`: unbounded).
+    states_left: Option<u64>,
     /// The properties without a counterexample yet.
     open: PropertySet,
     /// The open properties the last round still looked for.
@@ -261,6 +305,10 @@ struct Round {
 }
 
 impl<'p> Search<'_, 'p> {
+    /// Whether the budget is used up: its states, or the run's time.
+    fn spent(&self) -> bool {
+        self.states_left == Some(0) || self.deadline.passed()
+    }
     /// One round with loop bound `k` from `start`; whether it was bounded
     /// (a larger bound may find more).
     fn round(&mut self, k: u32, start: LocId) -> bool {
@@ -297,6 +345,10 @@ impl<'p> Search<'_, 'p> {
                 self.check_target(&node, &mut round);
                 continue;
             }
+            // The states reached are checked; no more are made.
+            if self.states_left == Some(0) {
+                continue;
+            }
             self.expand(&node, &mut round, &mut frontier);
         }
         self.out.states = self.out.states.max(round.states);
@@ -327,12 +379,13 @@ impl<'p> Search<'_, 'p> {
             .collect::<Vec<_>>()
             .join(",");
         self.out.paths_checked += 1;
-        // One path's check may take the share of the time left of each
-        // property still looked for: a long path of one does not starve
-        // the others (nor the same property's search alone, later).
+        // One path's check may take the nominal time of the states left,
+        // shared among the properties still looked for: a long path of one
+        // does not starve the others (nor the same property's search
+        // alone, later).
         let share = self
-            .deadline
-            .remaining()
+            .states_left
+            .map(SearchBudget::nominal_time)
             .map(|r| r / round.prec.enabled.len().max(1) as u32);
         let deadline = self.deadline.min(Deadline::in_cpu(share));
         let _armed = deadline.instant().map(crate::smt::interrupt::arm);
@@ -403,6 +456,10 @@ impl<'p> Search<'_, 'p> {
                 }
                 same.push(succ.clone());
                 round.states += 1;
+                self.out.explored += 1;
+                if let Some(n) = &mut self.states_left {
+                    *n = n.saturating_sub(1);
+                }
                 frontier.push_back(Node {
                     state: succ,
                     visits,
@@ -439,10 +496,15 @@ mod tests {
             &props,
             &[label.to_string()],
             &enabled,
-            None,
+            UNBOUNDED,
             rounds,
         )
     }
+
+    const UNBOUNDED: SearchBudget = SearchBudget {
+        states: None,
+        deadline: Deadline::NONE,
+    };
 
     #[test]
     fn an_error_behind_a_constant_bound_loop_is_found() {
@@ -453,7 +515,7 @@ mod tests {
     }
 
     #[test]
-    fn a_search_out_of_time_names_the_properties_it_did_not_finish() {
+    fn a_search_past_its_states_names_the_properties_it_did_not_finish() {
         let src = "int main(void) { int i; int n = 0; for (i = 0; i < 10; i++) n++; if (n == 10) { ERROR: ; } return 0; }";
         let p = parse_source("t.c", src, &FrontendOptions::default()).unwrap();
         let props = vec![LoomProperty {
@@ -468,14 +530,28 @@ mod tests {
             &props,
             &names,
             &enabled,
-            Some(Duration::ZERO),
+            SearchBudget {
+                states: Some(5),
+                ..UNBOUNDED
+            },
             Rounds::All,
         );
         assert!(cut.counterexamples.is_empty());
         assert_eq!(cut.unfinished, enabled);
-        let done = search(&p, &[], &props, &names, &enabled, None, Rounds::All);
+        assert_eq!(cut.explored, 5, "the budget counts states");
+        let run = |states| {
+            let budget = SearchBudget {
+                states,
+                ..UNBOUNDED
+            };
+            search(&p, &[], &props, &names, &enabled, budget, Rounds::All)
+        };
+        let done = run(None);
         assert_eq!(done.counterexamples.len(), 1);
         assert!(done.unfinished.is_empty());
+        // What the whole search took is enough, whatever the clock says.
+        let enough = run(Some(done.explored));
+        assert_eq!(enough.counterexamples.len(), 1);
     }
 
     #[test]
