@@ -47,11 +47,11 @@ const QUERY_WORK: u64 = crate::smt::work::units_of_ms(200);
 pub struct JointMoves<'p> {
     program: &'p Program,
     enc: Encoder<'p>,
-    /// The program variables (not automaton variables) each assume reads.
-    reads: RefCell<HashMap<usize, Rc<[VarId]>>>,
-    /// Every operation keyed by its address here, kept alive so that the
-    /// address stays its own (every one passes through `reads`).
-    pinned: RefCell<Vec<Rc<WovenOp>>>,
+    /// The program variables (not automaton variables) each assume reads,
+    /// by the operation's address, with the operation kept alive so that
+    /// the address stays its own (every operation keyed anywhere here
+    /// passes through this map).
+    reads: RefCell<HashMap<usize, Reads>>,
     /// Answers by the set of assumes (operations are shared by all states,
     /// [`super::loom`], so this is what a transfer looks up).
     answers: RefCell<HashMap<Vec<usize>, bool>>,
@@ -59,6 +59,9 @@ pub struct JointMoves<'p> {
     /// assumes of other automaton states often have the same literals.
     decided: RefCell<HashMap<Vec<(Expr, bool)>, bool>>,
 }
+
+/// An assume and the program variables it reads.
+type Reads = (Rc<WovenOp>, Rc<[VarId]>);
 
 fn key(o: &Rc<WovenOp>) -> usize {
     Rc::as_ptr(o) as usize
@@ -70,7 +73,6 @@ impl<'p> JointMoves<'p> {
             program,
             enc: Encoder::new(program),
             reads: RefCell::new(HashMap::default()),
-            pinned: RefCell::new(Vec::new()),
             answers: RefCell::new(HashMap::default()),
             decided: RefCell::new(HashMap::default()),
         }
@@ -78,7 +80,7 @@ impl<'p> JointMoves<'p> {
 
     /// The program variables the assume `o` reads (none for other ops).
     fn reads(&self, o: &Rc<WovenOp>) -> Rc<[VarId]> {
-        if let Some(r) = self.reads.borrow().get(&key(o)) {
+        if let Some((_, r)) = self.reads.borrow().get(&key(o)) {
             return r.clone();
         }
         let mut vars: Vec<VarId> = Vec::new();
@@ -94,8 +96,9 @@ impl<'p> JointMoves<'p> {
         vars.sort();
         vars.dedup();
         let r: Rc<[VarId]> = vars.into();
-        self.pinned.borrow_mut().push(Rc::clone(o));
-        self.reads.borrow_mut().insert(key(o), r.clone());
+        self.reads
+            .borrow_mut()
+            .insert(key(o), (Rc::clone(o), r.clone()));
         r
     }
 
