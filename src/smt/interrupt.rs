@@ -12,9 +12,11 @@
 //! Only solver checks wrapped in [`checking`] are interrupted: an interrupt
 //! of any other Z3 operation (`simplify`, ...) makes it fail. The watcher
 //! interrupts while holding the lock that [`checking`] needs to finish, but
-//! Z3 may have returned from the check just before: the interrupt then
-//! cancels the thread's Z3 operations until its next check. Simplification
-//! goes through [`simplified`], which keeps the term when Z3 refuses.
+//! Z3 may have returned from the check just before: the interrupt would
+//! then cancel the thread's next Z3 operations, among them assertions,
+//! which Z3 drops without a word. [`checking`] clears such an interrupt
+//! before it returns. Simplification goes through [`simplified`], which
+//! keeps the term when Z3 refuses.
 
 use std::sync::{Mutex, OnceLock};
 use std::time::Duration;
@@ -44,19 +46,38 @@ fn this_thread() -> u64 {
     unsafe { libc::pthread_self() as u64 }
 }
 
-fn set_checking(on: bool) {
+/// Marks this thread as inside a check or not; whether its deadline has
+/// passed (so the watcher may have interrupted it).
+fn set_checking(on: bool) -> bool {
     let mut armed = ARMED.lock().unwrap_or_else(|e| e.into_inner());
-    if let Some(w) = armed.as_mut().and_then(|m| m.get_mut(&this_thread())) {
-        w.checking = on;
-    }
+    let Some(w) = armed.as_mut().and_then(|m| m.get_mut(&this_thread())) else {
+        return false;
+    };
+    w.checking = on;
+    clock_time(w.clock).is_some_and(|t| t >= w.deadline)
 }
 
 /// Runs a solver check that the armed deadline may interrupt.
+///
+/// Past the deadline the watcher may interrupt just as the check returns.
+/// That interrupt stays pending, and Z3 cancels what the thread asks of it
+/// next: an assertion added to a solver that has checked before is then
+/// silently dropped, and the solver answers `sat` for a contradiction ever
+/// after. A pending interrupt is cleared here, by a check of an empty
+/// solver, before anything else reaches Z3.
 pub fn checking<T>(check: impl FnOnce() -> T) -> T {
     set_checking(true);
     let r = check();
-    set_checking(false);
+    if set_checking(false) {
+        clear_pending_interrupt();
+    }
     r
+}
+
+/// Clears an interrupt of this thread's context that no check consumed:
+/// Z3 resets it when a check starts.
+fn clear_pending_interrupt() {
+    let _ = z3::Solver::new().check();
 }
 
 /// `t` simplified by Z3, or `t` itself if Z3 refuses. The watcher may
@@ -227,6 +248,69 @@ mod tests {
         std::thread::sleep(PERIOD * 5);
         let e = z.bvadd(BV::from_u64(0, 8));
         assert_eq!(e.simplify(), z, "simplify is not interrupted");
+    }
+
+    #[test]
+    fn what_is_asserted_after_a_late_interrupt_counts() {
+        // The watcher interrupts just as a check returns (as it may, past
+        // the deadline). A solver that has checked before would then drop
+        // what is asserted next, and answer `sat` for a contradiction.
+        let s = Solver::new();
+        let z = BV::new_const("z", 8);
+        s.assert(z.bvugt(BV::from_u64(3, 8)));
+        let r = {
+            let _a = arm(thread_cpu_time());
+            checking(|| {
+                let r = s.check();
+                let ctx = z3::Context::thread_local().get_z3_context();
+                // SAFETY: the thread's own live context.
+                unsafe { z3_sys::Z3_interrupt(ctx) };
+                r
+            })
+        };
+        assert_eq!(r, SatResult::Sat);
+        s.assert(z.bvult(BV::from_u64(2, 8)));
+        assert_eq!(s.check(), SatResult::Unsat);
+    }
+
+    #[test]
+    fn a_late_interrupt_leaves_the_next_query_of_an_incremental_solver_intact() {
+        // The abstractor's pattern: push, the formula and an indicator,
+        // push, enumerate with blocking clauses, pop both. With the
+        // interrupt pending, Z3 would cancel the pushes, the blocking
+        // clauses would land at the base level and outlive the pops, and
+        // a later satisfiable query would be `unsat` (a state pruned).
+        let x = BV::new_const("x", 8);
+        let b = Bool::new_const("indicator");
+        let s = crate::smt::incremental_solver();
+        s.assert(x.bvugt(BV::from_u64(3, 8)));
+        {
+            let _a = arm(thread_cpu_time());
+            let r = checking(|| {
+                let r = s.check();
+                let ctx = z3::Context::thread_local().get_z3_context();
+                // SAFETY: the thread's own live context.
+                unsafe { z3_sys::Z3_interrupt(ctx) };
+                r
+            });
+            assert_eq!(r, SatResult::Sat);
+        }
+        let ten = BV::from_u64(10, 8);
+        s.push();
+        s.assert(x.bvult(BV::from_u64(200, 8)));
+        s.assert(b.eq(x.bvugt(&ten)));
+        s.push();
+        while s.check() == SatResult::Sat {
+            let m = s.get_model().expect("a model");
+            let v = m.eval(&b, true).and_then(|v| v.as_bool()).unwrap_or(false);
+            s.assert(if v { b.not() } else { b.clone() });
+        }
+        s.pop(2);
+        s.push();
+        s.assert(x.eq(BV::from_u64(50, 8)));
+        s.assert(b.eq(x.bvugt(&ten)));
+        assert_eq!(s.check(), SatResult::Sat);
+        s.pop(1);
     }
 
     #[test]
