@@ -93,8 +93,14 @@ pub(super) struct CegarState<'p> {
     /// The predicates when the last property LDV's assumptions may decide
     /// was given up: where the analysis under LDV's assumptions starts.
     ldv_predicates: Option<Predicates>,
-    /// The predicates a restart starts from.
+    /// The predicates a restart starts from, with those of `initial` for
+    /// the properties of the run.
     start_predicates: Predicates,
+    /// Per property: the predicates about its automaton's initial values
+    /// ([`initial_predicates`]). A run tracks those of its own properties
+    /// only: a property verified alone starts from the precision it has
+    /// when it is the only one, whatever partition it was in before.
+    initial: Vec<Vec<Bool>>,
     predicates: Predicates,
     /// Whether every block's satisfiability is decided.
     check_blocks: bool,
@@ -116,14 +122,24 @@ impl<'p> CegarState<'p> {
         program: &Program,
         automata: &[BoundAutomaton],
         scope: PredicateScope,
-        properties: usize,
+        properties: &[LoomProperty],
     ) -> Self {
-        let start_predicates = initial_predicates(program, automata, scope);
+        let start_predicates = Predicates::new(scope);
+        let initial = properties
+            .iter()
+            .map(|p| match p.goal {
+                LoomGoal::Automaton { automaton, .. } => {
+                    initial_predicates(program, &automata[automaton])
+                }
+                LoomGoal::Label(_) => Vec::new(),
+            })
+            .collect();
         CegarState {
-            learned: vec![Learned::default(); properties],
+            learned: vec![Learned::default(); properties.len()],
             ldv_predicates: None,
             predicates: start_predicates.clone(),
             start_predicates,
+            initial,
             check_blocks: false,
             run: None,
             started_for: Vec::new(),
@@ -166,6 +182,9 @@ impl<'p> CegarState<'p> {
         self.check_blocks = false;
         self.predicates = self.start_predicates.clone();
         for p in open {
+            for t in &self.initial[p.0 as usize] {
+                self.predicates.add(t.clone());
+            }
             let learned = &self.learned[p.0 as usize];
             add_at_points(&mut self.predicates, &learned.predicates, program);
             self.check_blocks |= learned.check_blocks;
@@ -665,18 +684,14 @@ fn add_at_points(predicates: &mut Predicates, candidates: &[Candidate], program:
     added
 }
 
-/// The initial precision from the specification: every automaton
-/// variable equals its initial value, or one more or one less (counters
-/// and set elements start there, and a block boundary right after the
-/// program start would otherwise forget them).
-fn initial_predicates(
-    program: &Program,
-    automata: &[BoundAutomaton],
-    scope: PredicateScope,
-) -> Predicates {
+/// The initial precision of an automaton's properties: every variable of
+/// `automaton` equals its initial value, or one more or one less
+/// (counters and set elements start there, and a block boundary right
+/// after the program start would otherwise forget them).
+fn initial_predicates(program: &Program, automaton: &BoundAutomaton) -> Vec<Bool> {
     use crate::ir::ExprKind;
-    let mut preds = Predicates::new(scope);
-    for op in automata.iter().flat_map(|b| b.init.iter()) {
+    let mut preds = Vec::new();
+    for op in &automaton.init {
         let crate::cfa::EdgeOp::Assign { lhs, rhs } = op else {
             continue;
         };
@@ -690,7 +705,7 @@ fn initial_predicates(
         let sym = crate::smt::Encoder::register_symbol(*v, w);
         for d in [0i128, 1, -1] {
             let value = z3::ast::BV::from_i64((c + d) as i64, w);
-            preds.add(sym.eq(&value));
+            preds.push(sym.eq(&value));
         }
     }
     preds

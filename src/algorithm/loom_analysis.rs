@@ -262,7 +262,7 @@ impl<'p> LoomAnalysis<'p> {
         LoomAnalysis {
             program,
             automata,
-            cegar: CegarState::new(program, automata, options.predicate_scope, properties.len()),
+            cegar: CegarState::new(program, automata, options.predicate_scope, &properties),
             properties,
             names,
             options,
