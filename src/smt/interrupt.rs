@@ -268,7 +268,8 @@ mod tests {
                 r
             })
         };
-        assert_eq!(r, SatResult::Sat);
+        // The watcher may have interrupted the check itself, too.
+        assert_ne!(r, SatResult::Unsat);
         s.assert(z.bvult(BV::from_u64(2, 8)));
         assert_eq!(s.check(), SatResult::Unsat);
     }
@@ -293,7 +294,8 @@ mod tests {
                 unsafe { z3_sys::Z3_interrupt(ctx) };
                 r
             });
-            assert_eq!(r, SatResult::Sat);
+            // The watcher may have interrupted the check itself, too.
+            assert_ne!(r, SatResult::Unsat);
         }
         let ten = BV::from_u64(10, 8);
         s.push();
