@@ -80,10 +80,10 @@ fn clear_pending_interrupt() {
     let _ = z3::Solver::new().check();
 }
 
-/// `t` simplified by Z3, or `t` itself if Z3 refuses. The watcher may
-/// interrupt a check just as it returns; the interrupt then reaches the
-/// next Z3 operation of the thread, and a `simplify` it cancels gives no
-/// term (the z3 crate's `simplify` would panic).
+/// `t` simplified by Z3, or `t` itself if Z3 refuses: a `simplify` that an
+/// interrupt cancels gives no term (the z3 crate's `simplify` would panic).
+/// `checking` clears the interrupts that arrive as a check returns; this
+/// guards whatever else may reach Z3 with one pending.
 pub fn simplified<T: z3::ast::Ast + Clone>(t: &T) -> T {
     let ctx = t.get_ctx();
     // SAFETY: the context and the term are alive (`t` borrows them); a
