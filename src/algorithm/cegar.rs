@@ -93,8 +93,9 @@ pub(super) struct CegarState<'p> {
     /// The predicates when the last property LDV's assumptions may decide
     /// was given up: where the analysis under LDV's assumptions starts.
     ldv_predicates: Option<Predicates>,
-    /// The predicates a restart starts from, with those of `initial` for
-    /// the properties of the run.
+    /// The predicates a restart starts from before those of `initial` for
+    /// the properties of the run: none, or those inherited from the
+    /// analysis without LDV's assumptions.
     start_predicates: Predicates,
     /// Per property: the predicates about its automaton's initial values
     /// ([`initial_predicates`]). A run tracks those of its own properties

@@ -250,6 +250,21 @@ mod tests {
         assert_eq!(e.simplify(), z, "simplify is not interrupted");
     }
 
+    /// A check of satisfiable `s` past the deadline, interrupted just as it
+    /// returns (what the watcher may do).
+    fn check_interrupted_as_it_returns(s: &Solver) {
+        let _a = arm(thread_cpu_time());
+        let r = checking(|| {
+            let r = s.check();
+            let ctx = z3::Context::thread_local().get_z3_context();
+            // SAFETY: the thread's own live context.
+            unsafe { z3_sys::Z3_interrupt(ctx) };
+            r
+        });
+        // The watcher may have interrupted the check itself, too.
+        assert_ne!(r, SatResult::Unsat);
+    }
+
     #[test]
     fn what_is_asserted_after_a_late_interrupt_counts() {
         // The watcher interrupts just as a check returns (as it may, past
@@ -258,18 +273,7 @@ mod tests {
         let s = Solver::new();
         let z = BV::new_const("z", 8);
         s.assert(z.bvugt(BV::from_u64(3, 8)));
-        let r = {
-            let _a = arm(thread_cpu_time());
-            checking(|| {
-                let r = s.check();
-                let ctx = z3::Context::thread_local().get_z3_context();
-                // SAFETY: the thread's own live context.
-                unsafe { z3_sys::Z3_interrupt(ctx) };
-                r
-            })
-        };
-        // The watcher may have interrupted the check itself, too.
-        assert_ne!(r, SatResult::Unsat);
+        check_interrupted_as_it_returns(&s);
         s.assert(z.bvult(BV::from_u64(2, 8)));
         assert_eq!(s.check(), SatResult::Unsat);
     }
@@ -285,18 +289,7 @@ mod tests {
         let b = Bool::new_const("indicator");
         let s = crate::smt::incremental_solver();
         s.assert(x.bvugt(BV::from_u64(3, 8)));
-        {
-            let _a = arm(thread_cpu_time());
-            let r = checking(|| {
-                let r = s.check();
-                let ctx = z3::Context::thread_local().get_z3_context();
-                // SAFETY: the thread's own live context.
-                unsafe { z3_sys::Z3_interrupt(ctx) };
-                r
-            });
-            // The watcher may have interrupted the check itself, too.
-            assert_ne!(r, SatResult::Unsat);
-        }
+        check_interrupted_as_it_returns(&s);
         let ten = BV::from_u64(10, 8);
         s.push();
         s.assert(x.bvult(BV::from_u64(200, 8)));
