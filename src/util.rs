@@ -1,6 +1,5 @@
-//! Helpers every layer may use: CPU clocks, CPU-time deadlines, markup
-//! escaping and the trace switch. Nothing here depends on another module
-//! of mpv.
+//! Helpers every layer may use: CPU clocks, markup escaping and the
+//! trace switch. Nothing here depends on another module of mpv.
 
 use std::time::Duration;
 
@@ -34,59 +33,6 @@ pub fn thread_cpu_time() -> Duration {
     Duration::new(ts.tv_sec as u64, ts.tv_nsec as u32)
 }
 
-/// A point in this thread's CPU time ([`thread_cpu_time`]) by which work
-/// is to stop, or none (work may go on as long as it takes).
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub struct Deadline(Option<Duration>);
-
-impl Deadline {
-    /// No deadline.
-    pub const NONE: Deadline = Deadline(None);
-
-    /// The deadline at thread CPU time `instant`.
-    pub fn at(instant: Duration) -> Self {
-        Deadline(Some(instant))
-    }
-
-    /// `cpu` of thread CPU time after `start`, or none without `cpu`.
-    pub fn after(start: Duration, cpu: Option<Duration>) -> Self {
-        Deadline(cpu.map(|c| start + c))
-    }
-
-    /// `cpu` of thread CPU time from now, or none without `cpu`.
-    pub fn in_cpu(cpu: Option<Duration>) -> Self {
-        Deadline(cpu.map(|c| thread_cpu_time() + c))
-    }
-
-    /// The thread CPU time it falls on, if there is one.
-    pub fn instant(self) -> Option<Duration> {
-        self.0
-    }
-
-    /// Whether it has passed.
-    pub fn passed(self) -> bool {
-        self.0.is_some_and(|d| thread_cpu_time() >= d)
-    }
-
-    /// The CPU time left until it (zero once it has passed), if there is one.
-    pub fn remaining(self) -> Option<Duration> {
-        self.0.map(|d| d.saturating_sub(thread_cpu_time()))
-    }
-
-    /// The CPU time left until it, at most `limit`.
-    pub fn remaining_within(self, limit: Duration) -> Duration {
-        self.remaining().map_or(limit, |r| r.min(limit))
-    }
-
-    /// The earlier of two deadlines (none is later than any).
-    pub fn min(self, other: Deadline) -> Deadline {
-        match (self.0, other.0) {
-            (Some(a), Some(b)) => Deadline(Some(a.min(b))),
-            (a, b) => Deadline(a.or(b)),
-        }
-    }
-}
-
 /// Whether `MPV_TRACE_CEGAR` asks for a trace of the analysis on standard
 /// error (read once).
 pub fn tracing() -> bool {
@@ -109,38 +55,4 @@ pub fn escape_markup(s: &str) -> String {
         }
     }
     out
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn the_earlier_deadline_wins_and_none_is_latest() {
-        let s = Duration::from_secs;
-        assert_eq!(
-            Deadline::at(s(3)).min(Deadline::at(s(5))),
-            Deadline::at(s(3))
-        );
-        assert_eq!(Deadline::NONE.min(Deadline::at(s(5))), Deadline::at(s(5)));
-        assert_eq!(Deadline::at(s(5)).min(Deadline::NONE), Deadline::at(s(5)));
-        assert_eq!(Deadline::NONE.min(Deadline::NONE), Deadline::NONE);
-        assert_eq!(Deadline::after(s(2), Some(s(3))), Deadline::at(s(5)));
-        assert_eq!(Deadline::after(s(2), None), Deadline::NONE);
-    }
-
-    #[test]
-    fn a_past_deadline_has_passed_and_nothing_remains() {
-        let past = Deadline::at(Duration::ZERO);
-        assert!(past.passed());
-        assert_eq!(past.remaining(), Some(Duration::ZERO));
-        assert!(!Deadline::NONE.passed());
-        assert_eq!(Deadline::NONE.remaining(), None);
-        let limit = Duration::from_secs(2);
-        assert_eq!(Deadline::NONE.remaining_within(limit), limit);
-        assert_eq!(past.remaining_within(limit), Duration::ZERO);
-        let far = Deadline::in_cpu(Some(Duration::from_secs(3600)));
-        assert!(!far.passed());
-        assert_eq!(far.remaining_within(limit), limit);
-    }
 }

@@ -40,7 +40,7 @@ use crate::algorithm::invariants;
 use crate::algorithm::loom_analysis::{LoomAnalysis, LoomOptions};
 use crate::algorithm::path_check::{check_path, PathCheck};
 use crate::algorithm::refine::all_predicates;
-use crate::algorithm::sdc::{self, Budget, Clock, CpuClock, Monitor, Strategy, StrategyConfig};
+use crate::algorithm::sdc::{self, Budget, Clock, Monitor, Strategy, StrategyConfig, WorkClock};
 use crate::cfa::{LocId, Program};
 use crate::cpa::composite::MergePolicy;
 use crate::cpa::loom::{LoomCpa, LoomGoal, LoomPrecision, LoomProperty, LoomState};
@@ -52,9 +52,10 @@ use crate::cpa::predicate::{PredState, PredicateCpa};
 use crate::cpa::Cpa;
 use crate::hash::HashMap;
 use crate::report::{Counterexample, Verdict};
+use crate::smt::work::Deadline;
 use crate::spec::bound::BoundAutomaton;
 use crate::spec::{PropertyId, PropertySet};
-use crate::util::{thread_cpu_time, tracing, Deadline};
+use crate::util::tracing;
 use crate::witness::correctness::LoopInvariant;
 use crate::witness::invariant::CExpr;
 
@@ -281,9 +282,6 @@ impl<'p> LoomAnalysis<'p> {
         monitor: &mut Monitor<PropertyId>,
         clock: &dyn Clock,
     ) -> Report {
-        // A query that runs past the run's budget is interrupted.
-        let _interrupt = Self::remaining_budget(budget, monitor, clock)
-            .map(|l| crate::smt::interrupt::arm(thread_cpu_time() + l));
         loop {
             if self.open().is_empty() {
                 self.close_run(monitor);
@@ -294,7 +292,7 @@ impl<'p> LoomAnalysis<'p> {
                 self.cegar.focus(self.open().iter(), self.program);
                 self.cegar.run = Some(self.new_run());
             }
-            let deadline = Deadline::in_cpu(Self::remaining_budget(budget, monitor, clock));
+            let deadline = Deadline::within(Self::remaining_budget(budget, monitor, clock));
             let payers = self.exploration_payers();
             let run_ref = self.cegar.run.as_mut().expect("run exists");
             run_ref.cpa.data.set_deadline(deadline);
@@ -391,10 +389,8 @@ impl<'p> LoomAnalysis<'p> {
             .iter()
             .filter_map(|p| budget.property_left(*p, monitor))
             .max();
-        let own = deadline.min(Deadline::in_cpu(share));
-        let armed = own.instant().map(crate::smt::interrupt::arm);
+        let own = deadline.min(Deadline::within(share));
         let check = self.check_error_path(&trace, &name, own);
-        drop(armed);
         if tracing() {
             self.trace_check(&check, &name, t_check);
         }
@@ -783,7 +779,7 @@ fn check_label_with(
         Strategy::S0,
         StrategyConfig::default(),
         limits.cpu,
-        &CpuClock,
+        &WorkClock,
     );
     let (verdict, reason, counterexample) = match r.outcomes.get(&PropertyId(0)) {
         Some(sdc::Outcome::Satisfied) => (Verdict::True, None, None),

@@ -7,6 +7,7 @@ use std::collections::{BinaryHeap, VecDeque};
 use crate::hash::HashMap;
 
 use crate::cpa::Cpa;
+use crate::smt::work;
 
 /// Order in which the waitlist is explored.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -155,6 +156,7 @@ pub fn run<C: Cpa>(
         for t in cpa.transitions(&state) {
             for succ in cpa.transfer(&state, &t, &prec) {
                 *transitions += 1;
+                work::charge(work::TRANSFER);
                 let Some((succ, sprec)) = cpa.prec(succ, prec.clone()) else {
                     continue;
                 };
@@ -162,6 +164,7 @@ pub fn run<C: Cpa>(
                 // merge (line 6-10): merge-sep components keep the reached state as it is.
                 // The partition does not change while it is merged into.
                 let size = reached.partitions.get(&key).map_or(0, Vec::len);
+                work::charge(size as u64 / work::COMPARISONS_PER_UNIT);
                 let mut became_target = None;
                 for i in 0..size {
                     let r = reached.partitions[&key][i];

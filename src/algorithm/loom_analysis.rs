@@ -47,9 +47,10 @@ use crate::cpa::loom::LoomProperty;
 use crate::cpa::predicate::abstraction::PredicateScope;
 use crate::hash::HashMap;
 use crate::report::Counterexample;
+use crate::smt::work::Deadline;
 use crate::spec::bound::BoundAutomaton;
 use crate::spec::{PropertyId, PropertySet};
-use crate::util::{tracing, Deadline};
+use crate::util::tracing;
 use crate::witness::correctness::LoopInvariant;
 
 /// Share of a run's budget for the explicit-value stage.
@@ -467,7 +468,7 @@ impl<'p> LoomAnalysis<'p> {
         let left = pool.map(|b| b.saturating_sub(monitor.analysis_cpu(clock)));
         let states = SearchBudget::nominal(
             pool.map(|l| l.mul_f64(VALUE_SEARCH_SHARE * share)),
-            Deadline::in_cpu(left),
+            Deadline::within(left),
         );
         let search = |props: &PropertySet, budget, rounds| {
             value_search::search(

@@ -31,11 +31,12 @@ use crate::cpa::Transition;
 use crate::report::{CexStep, Counterexample};
 use crate::smt::interrupt::simplified;
 use crate::smt::step::{apply, Post};
+use crate::smt::work::Deadline;
 use crate::smt::{
     deferred_reads, disjoint, inconsistent_accesses, unmodelled_literal_read, Encoder,
     InconsistentRead, MemoryAccess, SymState,
 };
-use crate::util::{thread_cpu_time, tracing, Deadline};
+use crate::util::{thread_cpu_time, tracing};
 
 /// The outcome of analysing an error path.
 pub enum PathCheck {
@@ -67,7 +68,7 @@ pub fn check_path(
 ) -> PathCheck {
     let t0 = thread_cpu_time();
     let exec = execute(enc, p, target, None, Conditions::All);
-    let solver = crate::smt::solver_until(deadline.instant());
+    let solver = crate::smt::solver_until(deadline);
     solver.assert(&exec.guard);
     let t1 = thread_cpu_time();
     let feasible = crate::smt::interrupt::checking(|| solver.check());
@@ -322,7 +323,7 @@ struct PathSolver {
 impl PathSolver {
     fn new(deadline: Deadline) -> Self {
         PathSolver {
-            solver: crate::smt::solver_until(deadline.instant()),
+            solver: crate::smt::solver_until(deadline),
             conditions: Vec::new(),
             condition_steps: Vec::new(),
             side_conditions: false,
@@ -794,8 +795,9 @@ fn independent_of_havoc(
     scan: &mut crate::smt::HavocScan,
 ) -> SatResult {
     let solver = Solver::new();
-    solver.set_params(&crate::smt::work_limit(HAVOC_CHECK_LIMIT));
-    let _armed = deadline.instant().map(crate::smt::interrupt::arm);
+    solver.set_params(&crate::smt::work_limit(
+        deadline.left_within(HAVOC_CHECK_LIMIT),
+    ));
     let mut dependent: Vec<Bool> = Vec::new();
     for c in conditions {
         if scan.mentions_havoc(&Dynamic::from_ast(c)) {

@@ -18,9 +18,10 @@ use crate::cpa::loom::{LoomPrecision, LoomProperty};
 use crate::cpa::loom_sets::LoomSetsCpa;
 use crate::cpa::value::Values;
 use crate::cpa::Cpa;
+use crate::smt::work::Deadline;
 use crate::spec::bound::BoundAutomaton;
 use crate::spec::PropertySet;
-use crate::util::{thread_cpu_time, Deadline};
+use crate::util::thread_cpu_time;
 
 /// Limits of one reachability run.
 #[derive(Clone, Copy, Debug)]
@@ -83,7 +84,7 @@ pub fn explore(
         },
         WaitlistOrder::DepthFirst,
     );
-    let deadline = Deadline::after(started, limits.cpu);
+    let deadline = Deadline::within(limits.cpu);
     let mut polls = 0u32;
     loop {
         let mut interrupt = |size: usize| {

@@ -34,9 +34,9 @@ use crate::cpa::predicate::trace::{
 };
 use crate::cpa::Step;
 use crate::smt::interrupt::simplified;
-use crate::smt::work::{units_of_ms, WorkBudget};
+use crate::smt::work::{units_of_ms, Deadline};
 use crate::smt::Encoder;
-use crate::util::{thread_cpu_time, tracing, Deadline};
+use crate::util::{thread_cpu_time, tracing};
 
 /// The work one refinement may spend on the suffixes of a path (the one
 /// nearest the target is always done).
@@ -183,7 +183,7 @@ fn predicates(
     deadline: Deadline,
     conditions: Conditions,
 ) -> Vec<(Option<LocId>, Bool)> {
-    let budget = WorkBudget::of(REFINEMENT_WORK);
+    let budget = Deadline::in_units(REFINEMENT_WORK);
     let points = abstraction_points(target);
     let skip = points.len().saturating_sub(MAX_REFINED_POINTS);
     let mut out = Vec::new();

@@ -44,10 +44,10 @@ use crate::cpa::{Cpa, Transition, WovenOp};
 use crate::hash::{FixedState, HashMap};
 use crate::ir::{BinaryOp, Expr, ExprKind};
 use crate::report::{CexStep, Counterexample, StepKind};
+use crate::smt::work::Deadline;
 use crate::smt::Encoder;
 use crate::spec::bound::BoundAutomaton;
 use crate::spec::PropertySet;
-use crate::util::Deadline;
 use crate::witness::read::{result_value, ViolationWitness};
 use crate::witness::{event_column, Waypoint, WaypointKind};
 
@@ -283,7 +283,7 @@ pub fn replay(
         target,
         pins: pins_of(&search.result_ops, search.route.waypoints),
         under_ldv_assumptions: witness.under_ldv_assumptions,
-        deadline: Deadline::in_cpu(cpu),
+        deadline: Deadline::within(cpu),
         checks: 0,
         last_check: None,
     };

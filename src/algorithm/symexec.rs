@@ -25,8 +25,9 @@ use crate::cpa::location::LocationCpa;
 use crate::cpa::{Cpa, Transition};
 use crate::report::{Counterexample, Verdict};
 use crate::smt::step::apply;
+use crate::smt::work::Deadline;
 use crate::smt::{Encoder, SymState};
-use crate::util::{thread_cpu_time, Deadline};
+use crate::util::thread_cpu_time;
 
 #[derive(Clone, Debug, Default)]
 pub struct SeStats {
@@ -68,7 +69,7 @@ enum Round {
 /// Checks whether a location labelled `label` is reachable from the start.
 pub fn check_label(program: &Program, label: &str, cpu_limit: Option<Duration>) -> SeResult {
     let started = thread_cpu_time();
-    let deadline = Deadline::after(started, cpu_limit);
+    let deadline = Deadline::within(cpu_limit);
     let targets = target_locations(program, &[label.to_string()]);
     let mut stats = SeStats::default();
     let mut k = 1u32;
@@ -253,8 +254,8 @@ impl<'p, 's> Search<'p, 's> {
 
     /// A solver check within the deadline, counted in the statistics.
     fn check(&mut self) -> SatResult {
-        if let Some(rem) = self.deadline.remaining() {
-            self.limit.apply(&self.solver, rem);
+        if let Some(units) = self.deadline.left() {
+            self.limit.apply_units(&self.solver, units);
         }
         let t = thread_cpu_time();
         let r = crate::smt::interrupt::checking(|| self.solver.check());

@@ -15,7 +15,7 @@
 //!   slow ones, so this is the fallback, not the first way.
 
 use crate::hash::HashMap;
-use crate::smt::work::{units_of_ms, WorkBudget};
+use crate::smt::work::{units_of_ms, Deadline};
 use z3::ast::Bool;
 use z3::{SatResult, Solver};
 
@@ -82,7 +82,7 @@ pub fn core_by_checks(guard: &Bool, literals: &[Bool], budget: u64) -> Option<Ve
     let checks = SubsetChecks {
         guard,
         literals,
-        budget: WorkBudget::of(budget),
+        budget: Deadline::in_units(budget),
     };
     let all: Vec<usize> = (0..literals.len()).collect();
     let mut core = quick_xplain(&checks, &mut Vec::new(), false, &all)?;
@@ -95,7 +95,7 @@ pub fn core_by_checks(guard: &Bool, literals: &[Bool], budget: u64) -> Option<Ve
 struct SubsetChecks<'a> {
     guard: &'a Bool,
     literals: &'a [Bool],
-    budget: WorkBudget,
+    budget: Deadline,
 }
 
 impl SubsetChecks<'_> {

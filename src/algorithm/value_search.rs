@@ -41,10 +41,11 @@ use crate::cpa::predicate::trace::step_transition;
 use crate::cpa::value::{ValueCpa, Values};
 use crate::cpa::{Cpa, Transition, WovenOp};
 use crate::report::Counterexample;
+use crate::smt::work::Deadline;
 use crate::smt::Encoder;
 use crate::spec::bound::BoundAutomaton;
 use crate::spec::{PropertyId, PropertySet};
-use crate::util::{tracing, Deadline};
+use crate::util::tracing;
 
 /// Loop bounds of the successive rounds.
 const BOUNDS: [u32; 3] = [4, 16, 64];
@@ -223,8 +224,6 @@ pub fn search(
     rounds: Rounds,
 ) -> SearchResult {
     let deadline = budget.deadline;
-    // Path checks end at the deadline, whatever their own limits.
-    let _armed = deadline.instant().map(crate::smt::interrupt::arm);
     let out = SearchResult::default();
     let enc = Encoder::new(program);
     enc.modelled_functions
@@ -387,8 +386,7 @@ impl<'p> Search<'_, 'p> {
             .states_left
             .map(SearchBudget::nominal_time)
             .map(|r| r / round.prec.enabled.len().max(1) as u32);
-        let deadline = self.deadline.min(Deadline::in_cpu(share));
-        let _armed = deadline.instant().map(crate::smt::interrupt::arm);
+        let deadline = self.deadline.min(Deadline::within(share));
         let check = concrete_check(&self.enc, self.program, &path, &name, deadline);
         if tracing() {
             let what = match &check {
@@ -434,6 +432,7 @@ impl<'p> Search<'_, 'p> {
         for t in self.cpa.transitions(&node.state) {
             for succ in self.cpa.transfer(&node.state, &t, &round.prec) {
                 self.out.transitions += 1;
+                crate::smt::work::charge(crate::smt::work::SEARCH_STATE);
                 let Some((succ, _)) = self.cpa.prec(succ, round.prec.clone()) else {
                     continue;
                 };

@@ -17,8 +17,8 @@ use crate::hash::HashMap;
 
 use crate::algorithm::loom_analysis::{LoomAnalysis, LoomOptions, Work};
 use crate::algorithm::sdc::{
-    self, thread_cpu_time, CpuClock, Outcome, RefinementRule, Strategy, StrategyConfig,
-    UnknownReason,
+    self, thread_cpu_time, Outcome, RefinementRule, Strategy, StrategyConfig, UnknownReason,
+    WorkClock,
 };
 use crate::algorithm::symexec;
 use crate::cfa::Program;
@@ -123,6 +123,9 @@ pub struct Verification {
     pub work: Work,
     /// CPU time of the whole verification.
     pub cpu: Duration,
+    /// Its work, in nominal time ([`crate::smt::work`]): what its budgets
+    /// counted.
+    pub spent: Duration,
     pub partitions: Vec<PartitionReport>,
 }
 
@@ -160,6 +163,7 @@ pub fn verify(
     limits: &VerifySettings,
 ) -> Verification {
     let t0 = thread_cpu_time();
+    let w0 = crate::smt::work::now();
     let mut results = initial_results(program, automata, props);
     let loom = LoomProperties::of(props, &mut results);
     // The properties decided without analysis take no share of the time.
@@ -178,7 +182,7 @@ pub fn verify(
         loom.names.clone(),
         options,
     );
-    let clock = CpuClock;
+    let clock = WorkClock;
     let sdc_result = match mode {
         Mode::Baseline => sdc::baseline(&mut analysis, &ids, limits.cpu, &clock),
         Mode::Sdc(s) => sdc::sdc(
@@ -196,7 +200,7 @@ pub fn verify(
     let left = || {
         limits
             .cpu
-            .map(|c| c.saturating_sub(thread_cpu_time().saturating_sub(t0)))
+            .map(|c| c.saturating_sub(crate::smt::work::now().saturating_sub(w0)))
     };
     // Properties whose error path needed an over-approximated step that
     // LDV's assumptions rule out: the analysis once more, under them.
@@ -228,6 +232,7 @@ pub fn verify(
         results,
         work,
         cpu: thread_cpu_time().saturating_sub(t0),
+        spent: crate::smt::work::now().saturating_sub(w0),
         partitions,
     }
 }
@@ -413,7 +418,7 @@ fn ldv_phase(
         Strategy::S0,
         limits.config.clone(),
         cpu,
-        &CpuClock,
+        &WorkClock,
     );
     for id in needs_ldv {
         let i = loom.index[id.0 as usize];
@@ -451,7 +456,6 @@ fn symexec_phase(
         if !analysis_gave_up || decided || left().is_some_and(|l| l.is_zero()) {
             continue;
         }
-        let _interrupt = left().map(|l| crate::smt::interrupt::arm(thread_cpu_time() + l));
         let se = symexec::check_label(program, label, left());
         work.transitions += se.stats.transitions;
         work.solver_calls += se.stats.solver_calls;
@@ -514,12 +518,13 @@ pub fn verify_hunting_first(
         .filter(|p| !found.contains_key(&p.id))
         .cloned()
         .collect();
-    let remaining = limit.saturating_sub(h.cpu);
+    let remaining = limit.saturating_sub(h.spent);
     let v = if rest.is_empty() {
         Verification {
             results: Vec::new(),
             work: Default::default(),
             cpu: Duration::ZERO,
+            spent: Duration::ZERO,
             partitions: Vec::new(),
         }
     } else {
@@ -549,6 +554,7 @@ pub fn verify_hunting_first(
             ..v.work.plus_effort(&h.work)
         },
         cpu: h.cpu + v.cpu,
+        spent: h.spent + v.spent,
         partitions,
     }
 }

@@ -245,11 +245,23 @@ pub fn run(args: VerifyArgs) -> Result<ExitCode> {
         label_props,
         bound,
     };
-    let limits = analysis_limits(&args, props.len(), t0);
-    if let Some(limit) = limits.cpu {
+    let limits = analysis_limits(&args, props.len());
+    // What parsing and binding used is not the analysis' time.
+    let cpu_left = args
+        .time_limit
+        .map(|t| Duration::from_secs_f64(t).saturating_sub(process_cpu_time().saturating_sub(t0)));
+    if let Some(limit) = cpu_left {
         analysis_watchdog(&args, mode, &props, &parsed.times, limit)?;
     }
-    let v = analyse(&args, &frontend, &automata, &parsed, &props, mode, &limits)?;
+    let analysis = Analysis {
+        args: &args,
+        frontend: &frontend,
+        automata: &automata,
+        mode,
+        limits: &limits,
+        cpu_left,
+    };
+    let v = analyse(&analysis, &parsed, &props)?;
     let mut results = v.results;
     describe_errors(&mut results, &props, &automata);
     if let Some(dir) = &args.witness_dir {
@@ -264,6 +276,7 @@ pub fn run(args: VerifyArgs) -> Result<ExitCode> {
             parse_s: times.parse.as_secs_f64(),
             cfa_s: times.cfa.as_secs_f64(),
             analysis_cpu_s: v.cpu.as_secs_f64(),
+            analysis_work_s: v.spent.as_secs_f64(),
             total_cpu_s: process_cpu_time().saturating_sub(t0).as_secs_f64(),
             peak_rss_mb: peak_rss_mb(),
             reached_states: v.work.states,
@@ -376,12 +389,10 @@ fn parse_watchdog(
     Ok(parsed)
 }
 
-/// The analysis' settings: what parsing and binding used is not the
-/// analysis' time.
-fn analysis_limits(args: &VerifyArgs, properties: usize, t0: Duration) -> VerifySettings {
-    let cpu = args
-        .time_limit
-        .map(|t| Duration::from_secs_f64(t).saturating_sub(process_cpu_time().saturating_sub(t0)));
+/// The analysis' settings. Its budgets count work: the time limit is
+/// their total in nominal seconds, whatever parsing took on this machine.
+fn analysis_limits(args: &VerifyArgs, properties: usize) -> VerifySettings {
+    let cpu = args.time_limit.map(Duration::from_secs_f64);
     VerifySettings {
         invariants: args.witness_dir.is_some(),
         ..VerifySettings::new(
@@ -435,24 +446,41 @@ fn analysis_watchdog(
     Ok(())
 }
 
+/// How the analysis runs.
+struct Analysis<'a> {
+    args: &'a VerifyArgs,
+    frontend: &'a FrontendOptions,
+    automata: &'a [SpecAutomaton],
+    mode: Mode,
+    limits: &'a VerifySettings,
+    /// The CPU time the analysis has until the time limit.
+    cpu_left: Option<Duration>,
+}
+
 /// Runs the analysis. An internal error in it must not lose the run:
 /// every property is reported UNKNOWN with the error (or, near the
 /// address-space limit, the run ends out of memory).
 fn analyse(
-    args: &VerifyArgs,
-    frontend: &FrontendOptions,
-    automata: &[SpecAutomaton],
+    analysis: &Analysis<'_>,
     parsed: &Parsed,
     props: &[Property],
-    mode: Mode,
-    limits: &VerifySettings,
 ) -> Result<crate::algorithm::verify::Verification> {
+    let Analysis {
+        args,
+        frontend,
+        automata,
+        mode,
+        limits,
+        cpu_left,
+    } = *analysis;
     let Parsed {
         program,
         times,
         label_props,
         bound,
     } = parsed;
+    // Budgets inside the analysis count work; the time limit is CPU time.
+    let _limit = crate::smt::work::time_limit(cpu_left);
     let outcome = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
         let hunting = match limits.cpu {
             Some(_) => parse_file_bug_hunting(&args.file, frontend, times.pruned_bytes)
@@ -501,6 +529,7 @@ fn analyse(
         ),
         work: Default::default(),
         cpu: Duration::ZERO,
+        spent: Duration::ZERO,
         partitions: Vec::new(),
     })
 }

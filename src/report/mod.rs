@@ -187,6 +187,9 @@ pub struct Stats {
     pub parse_s: f64,
     pub cfa_s: f64,
     pub analysis_cpu_s: f64,
+    /// The analysis' work in nominal seconds (what its budgets count,
+    /// the same on every machine).
+    pub analysis_work_s: f64,
     pub total_cpu_s: f64,
     pub peak_rss_mb: f64,
     pub reached_states: usize,

@@ -20,14 +20,12 @@ pub fn incremental_solver() -> z3::Solver {
     z3::Solver::new_for_logic("QF_AUFBV").unwrap_or_default()
 }
 
-/// A solver for one plain check (Z3 preprocesses its assertions) that gives
-/// up at `deadline`, absolute thread CPU time, if there is one.
-pub fn solver_until(deadline: Option<std::time::Duration>) -> z3::Solver {
+/// A solver for plain checks (Z3 preprocesses its assertions), each of
+/// which may do the work left until `deadline` (as it stands now).
+pub fn solver_until(deadline: super::work::Deadline) -> z3::Solver {
     let s = z3::Solver::new();
-    if let Some(d) = deadline {
-        s.set_params(&query_limit(
-            d.saturating_sub(crate::util::thread_cpu_time()),
-        ));
+    if let Some(units) = deadline.left() {
+        s.set_params(&work_limit(units));
     }
     s
 }

@@ -70,6 +70,7 @@ impl Post {
 /// Applies one step to `st`; returns the path constraint it adds and the
 /// value it writes.
 pub fn apply(enc: &Encoder<'_>, st: &mut SymState, t: &Transition, p: &Program) -> Post {
+    super::work::charge(super::work::ENCODED_STEP);
     match t {
         Transition::Edge { edge, .. } => edge_op(enc, st, &edge.op, edge.from, p),
         Transition::Enter { edge, callee, .. } => enter(enc, st, &edge.op, *callee, p),

@@ -1,28 +1,60 @@
 //! Work: what the budgets inside an analysis count, so that the same input
-//! takes the same decisions on a fast and on a slow machine (only the time
-//! limit itself is CPU time).
+//! takes the same decisions on a fast and on a slow machine. Only the time
+//! limit itself (`--time-limit`) is CPU time ([`time_limit`]).
 //!
-//! The unit is Z3's resource count (`rlimit`): solver checks,
-//! simplifications and rewrites of a thread's context advance it, by the
-//! same amount for the same operations wherever they run. One solver query
-//! is bounded by its `rlimit` parameter ([`super::query_limit`]); a budget
-//! over several operations (the queries of one abstraction, the
-//! preconditions of one refinement, the checks of one unsat core) is a
-//! [`WorkBudget`] on the context's count ([`spent`]).
+//! The thread's work meter ([`meter`]) adds two counts:
+//! - Z3's resource count (`rlimit`) of the thread's context: solver checks,
+//!   simplifications and rewrites advance it, by the same amount for the
+//!   same operations wherever they run;
+//! - the work charged by mpv's own loops ([`charge`]): the expansions of
+//!   the CPA algorithm, the value search and symbolic execution, and the
+//!   steps the encoder turns into formulas, each at a fixed rate.
+//!
+//! Budgets are stated in nominal seconds ([`UNITS_PER_SECOND`]), with rates
+//! chosen so that a nominal second is about a second of CPU time on
+//! typical LDV modules. One solver query is bounded by its `rlimit`
+//! parameter ([`super::query_limit`]); a budget over several operations (a
+//! CEGAR run, the queries of one abstraction, the checks of one unsat
+//! core) is a [`Deadline`] on the meter.
 
 use std::cell::Cell;
+use std::time::Duration;
 
 use z3::StatisticsValue;
 
-/// Nominal units per second of solver time, to state budgets in familiar
-/// terms. The real rate varies several-fold between queries (array-heavy
-/// ones advance the count more slowly): budgets follow the work done, not
-/// the clock.
+/// Nominal units per second: budgets are stated in seconds of work. The
+/// real rate varies several-fold between queries (array-heavy ones advance
+/// Z3's count more slowly): budgets follow the work done, not the clock.
 pub const UNITS_PER_SECOND: u64 = 4_000_000;
 
 /// The work `ms` milliseconds nominally stand for.
 pub const fn units_of_ms(ms: u64) -> u64 {
     ms * (UNITS_PER_SECOND / 1000)
+}
+
+/// The work one transfer of an explicit analysis (the CPA algorithm's, the
+/// value search's) stands for, besides the solver's.
+pub const TRANSFER: u64 = 20;
+
+/// The work one state of the value search stands for (its transfer, the
+/// comparison with the states seen).
+pub const SEARCH_STATE: u64 = 25;
+
+/// The work of turning one program step into formulas ([`super::apply`]).
+pub const ENCODED_STEP: u64 = 12;
+
+/// States of the reached set one unit of work compares a new state with
+/// (merge and stop).
+pub const COMPARISONS_PER_UNIT: u64 = 4;
+
+/// The work a nominal duration stands for.
+pub fn units_of(d: Duration) -> u64 {
+    (d.as_secs_f64() * UNITS_PER_SECOND as f64) as u64
+}
+
+/// The nominal duration of `units` of work.
+pub fn nominal(units: u64) -> Duration {
+    Duration::from_secs_f64(units as f64 / UNITS_PER_SECOND as f64)
 }
 
 thread_local! {
@@ -31,6 +63,10 @@ thread_local! {
     static PROBE: z3::Solver = z3::Solver::new();
     /// The count last read and the wraps of a 32-bit statistic seen so far.
     static LAST: Cell<(u64, u64)> = const { Cell::new((0, 0)) };
+    /// The work charged by mpv's own loops ([`charge`]).
+    static CHARGED: Cell<u64> = const { Cell::new(0) };
+    /// The thread CPU time at which the analysis must stop ([`time_limit`]).
+    static TIME_LIMIT: Cell<Option<Duration>> = const { Cell::new(None) };
 }
 
 /// The resource count of this thread's Z3 context so far (monotone).
@@ -52,22 +88,92 @@ pub fn spent() -> u64 {
     })
 }
 
-/// A budget of work from now, or none.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct WorkBudget(Option<u64>);
+/// Charges `units` of work done outside Z3 to this thread's meter.
+pub fn charge(units: u64) {
+    CHARGED.with(|c| c.set(c.get() + units));
+}
 
-impl WorkBudget {
-    /// No budget.
-    pub const NONE: WorkBudget = WorkBudget(None);
+/// This thread's work so far: Z3's resource count and the work charged.
+pub fn meter() -> u64 {
+    spent() + CHARGED.with(Cell::get)
+}
+
+/// This thread's work so far, in nominal time.
+pub fn now() -> Duration {
+    nominal(meter())
+}
+
+/// Stops the analysis on this thread at `cpu` of thread CPU time from now
+/// (the user's time limit), if given, until the guard is dropped: solver
+/// checks are interrupted from then on, and every [`Deadline`] has passed.
+/// A later limit than one already set does not extend it.
+pub fn time_limit(cpu: Option<Duration>) -> TimeLimit {
+    let previous = TIME_LIMIT.with(Cell::get);
+    let Some(cpu) = cpu else {
+        return TimeLimit {
+            previous,
+            _armed: None,
+        };
+    };
+    let at = crate::util::thread_cpu_time() + cpu;
+    let at = previous.map_or(at, |p| p.min(at));
+    TIME_LIMIT.with(|t| t.set(Some(at)));
+    TimeLimit {
+        previous,
+        _armed: Some(super::interrupt::arm(at)),
+    }
+}
+
+/// Restores the previous time limit when dropped.
+pub struct TimeLimit {
+    previous: Option<Duration>,
+    _armed: Option<super::interrupt::Armed>,
+}
+
+impl Drop for TimeLimit {
+    fn drop(&mut self) {
+        TIME_LIMIT.with(|t| t.set(self.previous));
+    }
+}
+
+/// Whether this thread's time limit has passed.
+pub fn out_of_time() -> bool {
+    TIME_LIMIT
+        .with(Cell::get)
+        .is_some_and(|at| crate::util::thread_cpu_time() >= at)
+}
+
+/// A point on this thread's work meter by which work is to stop, or none.
+/// Every deadline has passed once the time limit has ([`time_limit`]).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Deadline(Option<u64>);
+
+impl Deadline {
+    /// No deadline (only the time limit).
+    pub const NONE: Deadline = Deadline(None);
 
     /// `units` of work from now.
-    pub fn of(units: u64) -> Self {
-        WorkBudget(Some(spent().saturating_add(units)))
+    pub fn in_units(units: u64) -> Self {
+        Deadline(Some(meter().saturating_add(units)))
     }
 
-    /// The work left (zero once used up), if there is a budget.
+    /// `budget` of nominal time from now, or none without a budget.
+    pub fn within(budget: Option<Duration>) -> Self {
+        Deadline(budget.map(|b| meter().saturating_add(units_of(b))))
+    }
+
+    /// Whether it (or the time limit) has passed.
+    pub fn passed(self) -> bool {
+        self.0.is_some_and(|end| meter() >= end) || out_of_time()
+    }
+
+    /// The work left (zero once passed), if there is a deadline.
     pub fn left(self) -> Option<u64> {
-        self.0.map(|end| end.saturating_sub(spent()))
+        let end = self.0?;
+        Some(match out_of_time() {
+            true => 0,
+            false => end.saturating_sub(meter()),
+        })
     }
 
     /// The work left, at most `limit`.
@@ -75,9 +181,17 @@ impl WorkBudget {
         self.left().map_or(limit, |l| l.min(limit))
     }
 
-    /// Whether it is used up.
-    pub fn passed(self) -> bool {
-        self.left() == Some(0)
+    /// The nominal time left (zero once passed), if there is a deadline.
+    pub fn remaining(self) -> Option<Duration> {
+        self.left().map(nominal)
+    }
+
+    /// The earlier of two deadlines (none is later than any).
+    pub fn min(self, other: Deadline) -> Deadline {
+        match (self.0, other.0) {
+            (Some(a), Some(b)) => Deadline(Some(a.min(b))),
+            (a, b) => Deadline(a.or(b)),
+        }
     }
 }
 
@@ -86,17 +200,57 @@ mod tests {
     use super::*;
     use z3::ast::BV;
 
-    #[test]
-    fn solver_work_advances_the_count_and_uses_up_a_budget() {
-        let before = spent();
-        let budget = WorkBudget::of(10);
-        assert!(!budget.passed());
-        let s = z3::Solver::new();
+    fn busy(s: &z3::Solver) {
         let x = BV::new_const("x", 32);
         s.assert(x.bvmul(&x).eq(BV::from_u64(1_000_003, 32)));
         let _ = s.check();
-        assert!(spent() > before, "a check does work");
-        assert!(budget.passed());
-        assert_eq!(WorkBudget::NONE.left_within(7), 7);
+    }
+
+    #[test]
+    fn solver_work_advances_the_meter_and_passes_a_deadline() {
+        let before = meter();
+        let deadline = Deadline::in_units(10);
+        assert!(!deadline.passed());
+        busy(&z3::Solver::new());
+        assert!(meter() > before, "a check does work");
+        assert!(deadline.passed());
+        assert_eq!(deadline.left(), Some(0));
+        assert_eq!(Deadline::NONE.left_within(7), 7);
+    }
+
+    #[test]
+    fn charged_work_counts_on_the_meter() {
+        let deadline = Deadline::within(Some(Duration::from_millis(1)));
+        assert!(!deadline.passed());
+        charge(units_of_ms(1));
+        assert!(deadline.passed());
+        assert!(now() >= Duration::from_millis(1));
+    }
+
+    #[test]
+    fn the_earlier_deadline_wins_and_none_is_latest() {
+        let (a, b) = (Deadline(Some(3)), Deadline(Some(5)));
+        assert_eq!(a.min(b), a);
+        assert_eq!(Deadline::NONE.min(b), b);
+        assert_eq!(b.min(Deadline::NONE), b);
+        assert_eq!(Deadline::NONE.min(Deadline::NONE), Deadline::NONE);
+        assert_eq!(Deadline::within(None), Deadline::NONE);
+    }
+
+    #[test]
+    fn every_deadline_has_passed_once_the_time_limit_has() {
+        let far = Deadline::within(Some(Duration::from_secs(3600)));
+        {
+            let _limit = time_limit(Some(Duration::ZERO));
+            assert!(out_of_time());
+            assert!(far.passed() && Deadline::NONE.passed());
+            assert_eq!(far.left(), Some(0));
+        }
+        assert!(!out_of_time(), "the limit ends with its guard");
+        assert!(!far.passed() && !Deadline::NONE.passed());
+        assert_eq!(
+            nominal(units_of(Duration::from_secs(2))),
+            Duration::from_secs(2)
+        );
     }
 }

@@ -20,7 +20,7 @@ use std::hash::Hash;
 use std::time::Duration;
 
 pub use monitor::{
-    process_cpu_time, thread_cpu_time, Budget, Clock, CpuClock, ManualClock, Monitor, Usage,
+    process_cpu_time, thread_cpu_time, Budget, Clock, ManualClock, Monitor, Usage, WorkClock,
 };
 pub use strategy::{Planner, RefinementRule, Strategy, StrategyConfig};
 

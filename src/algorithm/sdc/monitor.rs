@@ -31,18 +31,20 @@ pub struct Usage {
     pub transitions: u64,
 }
 
-/// A source of CPU time; the process clock in production, a manual one in tests.
+/// What budgets are counted on: the thread's work meter in production
+/// ([`WorkClock`]), a manual clock in tests.
 pub trait Clock {
     fn now(&self) -> Duration;
 }
 
-/// The process CPU clock.
+/// The thread's work meter in nominal time ([`crate::smt::work`]): the
+/// same run spends the same on any machine.
 #[derive(Clone, Copy, Debug, Default)]
-pub struct CpuClock;
+pub struct WorkClock;
 
-impl Clock for CpuClock {
+impl Clock for WorkClock {
     fn now(&self) -> Duration {
-        process_cpu_time()
+        crate::smt::work::now()
     }
 }
 

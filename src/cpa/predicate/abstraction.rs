@@ -12,8 +12,8 @@ use crate::hash::{HashMap, HashSet};
 use z3::ast::{Ast, Bool, Dynamic};
 use z3::{SatResult, Solver};
 
-use crate::smt::work::{self, WorkBudget};
-use crate::util::{thread_cpu_time, Deadline};
+use crate::smt::work::{self, Deadline};
+use crate::util::thread_cpu_time;
 
 pub use super::predicates::{
     symbols_of, Lit, Predicate, PredicateScope, Predicates, PLACES_BEFORE_EVERYWHERE, STEPPING_RUN,
@@ -189,7 +189,7 @@ pub struct Abstractor {
     /// When queries give up (the run's time limit).
     pub(crate) deadline: Deadline,
     /// The work the abstraction being computed has left.
-    abstraction_work: Cell<WorkBudget>,
+    abstraction_work: Cell<Deadline>,
     /// Whether a query of the abstraction being computed gave up at
     /// [`Abstractor::deadline`] rather than at its own limit.
     cut_short: Cell<bool>,
@@ -204,7 +204,7 @@ impl Abstractor {
             entail_cache: HashMap::default(),
             stats: Cell::new(AbstractionStats::default()),
             deadline,
-            abstraction_work: Cell::new(WorkBudget::NONE),
+            abstraction_work: Cell::new(Deadline::NONE),
             cut_short: Cell::new(false),
         }
     }
@@ -214,9 +214,11 @@ impl Abstractor {
         self.cache = cache;
     }
 
-    /// The work a query may do: [`QUERY_WORK`] within the abstraction's.
+    /// The work a query may do: [`QUERY_WORK`] within the abstraction's
+    /// and the run's.
     fn query_work(&self) -> u64 {
-        self.abstraction_work.get().left_within(QUERY_WORK)
+        let own = self.abstraction_work.get().left_within(QUERY_WORK);
+        self.deadline.left_within(own)
     }
 
     /// A check of the incremental solver under `assumptions`.
@@ -236,10 +238,10 @@ impl Abstractor {
         self.timed_check(|| solver.check())
     }
 
-    /// Runs `check` until the run's deadline at most, counted in the stats.
+    /// Runs `check` (bounded by [`Abstractor::query_work`]), counted in the
+    /// stats.
     fn timed_check(&self, check: impl FnOnce() -> SatResult) -> SatResult {
         let t = thread_cpu_time();
-        let _armed = self.deadline.instant().map(crate::smt::interrupt::arm);
         let r = crate::smt::interrupt::checking(check);
         if r == SatResult::Unknown && self.deadline.passed() {
             self.cut_short.set(true);
@@ -290,10 +292,11 @@ impl Abstractor {
         s.abstractions += 1;
         self.stats.set(s);
         let t = thread_cpu_time();
-        self.abstraction_work.set(WorkBudget::of(ABSTRACTION_WORK));
+        self.abstraction_work
+            .set(Deadline::in_units(ABSTRACTION_WORK));
         self.cut_short.set(false);
         let r = self.split_abstraction(formula, &preds);
-        self.abstraction_work.set(WorkBudget::NONE);
+        self.abstraction_work.set(Deadline::NONE);
         if crate::util::tracing() {
             let d = thread_cpu_time().saturating_sub(t);
             if d > Duration::from_millis(300) {

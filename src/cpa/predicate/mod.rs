@@ -38,8 +38,8 @@ use super::{Cpa, Transition};
 use crate::cfa::{LocId, Program};
 use crate::cpa::Step;
 use crate::smt::step::{apply, merge};
+use crate::smt::work::Deadline;
 use crate::smt::{Encoder, SymState};
-use crate::util::Deadline;
 
 /// The precision: the predicates tracked (shared by all locations).
 pub type Precision = Rc<Predicates>;
