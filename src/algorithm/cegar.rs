@@ -711,6 +711,7 @@ fn initial_predicates(program: &Program, automaton: &BoundAutomaton) -> Vec<Bool
 /// Limits of one CEGAR run.
 #[derive(Clone, Copy, Debug)]
 pub struct CegarLimits {
+    /// The run's budget, in nominal seconds of work.
     pub cpu: Option<Duration>,
     pub max_refinements: u64,
 }

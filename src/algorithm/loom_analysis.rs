@@ -2,7 +2,7 @@
 //! LOOM composite over the enabled properties, in two stages, with the
 //! settings of a [`LoomOptions`] and the statistics of a [`Work`].
 //!
-//! 1. Explicit values (once per partition, with a fifth of the CPU time two
+//! 1. Explicit values (once per partition, with a fifth of the time two
 //!    of the partition's properties would have had alone
 //!    ([`Budget::pooled_cpu`]), at least 2 s or half of a shorter budget):
 //!    the LOOM composite with the explicit-value analysis, one state per
@@ -174,14 +174,14 @@ pub(super) struct Partition {
     /// Properties removed by `exceeds`.
     pub(super) withdrawn: PropertySet,
     pub(super) stage: Stage,
-    /// CPU time the explicit stage drew from the pool
+    /// time the explicit stage drew from the pool
     /// ([`Budget::pooled_cpu`]): it is not charged to the CEGAR stage.
     pub(super) explicit_spent: Duration,
-    /// CPU time the run this partition resumes had already had for its
+    /// time the run this partition resumes had already had for its
     /// properties: taken off the CEGAR stage's budget, so that a property
     /// a joint run ended with gets its share once, not twice.
     pub(super) resumed: Duration,
-    /// The CPU time its open properties were charged so far (the most any
+    /// The time its open properties were charged so far (the most any
     /// of them was), counted when its run ran out of budget: a partition
     /// that resumes the run has that much less of its own budget.
     pub(super) charged: Duration,
@@ -318,7 +318,7 @@ impl<'p> LoomAnalysis<'p> {
         self.partition.open()
     }
 
-    /// What is left of the run's CPU budget, if it has one.
+    /// What is left of the run's budget, if it has one.
     pub(super) fn remaining_budget(
         budget: &Budget,
         monitor: &Monitor<PropertyId>,
@@ -460,7 +460,7 @@ impl<'p> LoomAnalysis<'p> {
         // counted in states (not reduced by what the run spent before it,
         // so that the same partition searches as far on any machine).
         let share = hit.len() as f64 / self.open().len().max(hit.len()) as f64;
-        // The pool in whole tenths of a second: the start-up's CPU time
+        // The pool in whole tenths of a second: a little start-up work
         // does not move it.
         let pool = budget
             .shared_cpu()

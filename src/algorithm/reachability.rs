@@ -26,7 +26,7 @@ use crate::util::thread_cpu_time;
 /// Limits of one reachability run.
 #[derive(Clone, Copy, Debug)]
 pub struct Limits {
-    /// Analysis CPU time.
+    /// The exploration's budget, in nominal seconds of work.
     pub cpu: Option<Duration>,
     /// Reached states (a guard against call-context explosion).
     pub max_states: usize,

@@ -240,7 +240,8 @@ fn path_of(node: &Node) -> Vec<PathStep> {
 }
 
 /// Replays `witness` (its last waypoint the target) for `property` of
-/// `program`, whose input file's text is `source`, within `cpu`.
+/// `program`, whose input file's text is `source`, within `cpu` of work
+/// in nominal seconds.
 pub fn replay(
     program: &Program,
     automata: &[BoundAutomaton],

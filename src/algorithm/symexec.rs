@@ -66,10 +66,11 @@ enum Round {
     Timeout,
 }
 
-/// Checks whether a location labelled `label` is reachable from the start.
-pub fn check_label(program: &Program, label: &str, cpu_limit: Option<Duration>) -> SeResult {
+/// Checks whether a location labelled `label` is reachable from the start,
+/// within `budget` of work in nominal seconds ([`crate::smt::work`]).
+pub fn check_label(program: &Program, label: &str, budget: Option<Duration>) -> SeResult {
     let started = thread_cpu_time();
-    let deadline = Deadline::within(cpu_limit);
+    let deadline = Deadline::within(budget);
     let targets = target_locations(program, &[label.to_string()]);
     let mut stats = SeStats::default();
     let mut k = 1u32;

@@ -50,7 +50,8 @@ impl Mode {
 
 #[derive(Clone, Debug)]
 pub struct VerifySettings {
-    /// Analysis CPU time for all properties together.
+    /// The analysis' time for all properties together: the total of its
+    /// budgets, in nominal seconds of work ([`crate::smt::work`]).
     pub cpu: Option<Duration>,
     /// Budgets of the strategies.
     pub config: StrategyConfig,
@@ -273,7 +274,7 @@ fn initial_results(
                 },
                 reason: vacuous.then(|| VACUOUS.to_string()),
                 relevant,
-                cpu_s: 0.0,
+                work_s: 0.0,
                 counterexample: None,
                 message: None,
                 witnesses: Vec::new(),
@@ -362,7 +363,7 @@ fn record_outcomes(
     for (k, &i) in index.iter().enumerate() {
         let id = PropertyId(k as u32);
         let r = &mut results[i];
-        r.cpu_s = sdc_result.spent_on(&id);
+        r.work_s = sdc_result.spent_on(&id);
         r.relevant |= sdc_result.relevant.contains(&id);
         match sdc_result.outcomes.get(&id) {
             Some(Outcome::Satisfied) => {
@@ -422,7 +423,7 @@ fn ldv_phase(
     );
     for id in needs_ldv {
         let i = loom.index[id.0 as usize];
-        results[i].cpu_s += r.spent_on(id);
+        results[i].work_s += r.spent_on(id);
         if let Some(Outcome::Violated(cex)) = r.outcomes.get(id) {
             results[i].verdict = Verdict::False;
             results[i].reason = None;
@@ -456,12 +457,13 @@ fn symexec_phase(
         if !analysis_gave_up || decided || left().is_some_and(|l| l.is_zero()) {
             continue;
         }
+        let w0 = crate::smt::work::now();
         let se = symexec::check_label(program, label, left());
         work.transitions += se.stats.transitions;
         work.solver_calls += se.stats.solver_calls;
         work.solver_s += se.stats.solver_s;
         let r = &mut results[i];
-        r.cpu_s += se.stats.cpu.as_secs_f64();
+        r.work_s += crate::smt::work::now().saturating_sub(w0).as_secs_f64();
         if se.verdict != Verdict::Unknown {
             r.verdict = se.verdict;
             r.reason = se.reason;

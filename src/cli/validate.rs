@@ -82,6 +82,8 @@ pub fn run(args: ValidateArgs) -> Result<ExitCode> {
         goal,
     };
     let cpu = Some(Duration::from_secs_f64(args.time_limit.max(0.0)));
+    // The replay's budget counts work; the time limit is CPU time.
+    let _limit = crate::smt::work::time_limit(cpu);
     let head = format!(
         "{}: witness {} for {}",
         args.file.display(),

@@ -76,10 +76,12 @@ pub struct VerifyArgs {
     /// FSE'16 paper, or `baseline` (one analysis per property).
     #[arg(long, value_enum, default_value = "s4")]
     strategy: StrategyArg,
-    /// CPU-time limit of the analysis in seconds; open properties end UNKNOWN (timeout).
+    /// CPU-time limit in seconds (parsing included); open properties end
+    /// UNKNOWN (timeout). The budgets inside the analysis divide it up as
+    /// work, in nominal seconds that count the same on every machine.
     #[arg(long, value_parser = super::seconds)]
     time_limit: Option<f64>,
-    /// CPU budget in seconds of a strategy's first phase (the paper's
+    /// Budget in nominal seconds of work of a strategy's first phase (the paper's
     /// β_900). Default: the time limit divided by the number of
     /// properties (the paper's 900 s per 15 min per property), else 900.
     #[arg(long, value_parser = super::seconds)]
@@ -642,19 +644,19 @@ fn watchdog(
 }
 
 /// Every property UNKNOWN for `reason` (when the analysis cannot report).
-fn all_unknown(props: &[Property], reason: &str, cpu_s: f64) -> Vec<PropertyResult> {
+fn all_unknown(props: &[Property], reason: &str, work_s: f64) -> Vec<PropertyResult> {
     let ids: Vec<String> = props.iter().map(|p| p.id.clone()).collect();
-    unknown_results(&ids, reason, cpu_s)
+    unknown_results(&ids, reason, work_s)
 }
 
-fn unknown_results(ids: &[String], reason: &str, cpu_s: f64) -> Vec<PropertyResult> {
+fn unknown_results(ids: &[String], reason: &str, work_s: f64) -> Vec<PropertyResult> {
     ids.iter()
         .map(|id| PropertyResult {
             id: id.clone(),
             verdict: Verdict::Unknown,
             reason: Some(reason.to_string()),
             relevant: true,
-            cpu_s,
+            work_s,
             counterexample: None,
             message: None,
             witnesses: Vec::new(),

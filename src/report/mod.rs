@@ -167,7 +167,9 @@ pub struct PropertyResult {
     /// Why the verdict is UNKNOWN (or how TRUE was established).
     pub reason: Option<String>,
     pub relevant: bool,
-    pub cpu_s: f64,
+    /// The work of the analysis runs it took part in, in nominal seconds
+    /// ([`crate::smt::work`]): the same on every machine.
+    pub work_s: f64,
     pub counterexample: Option<Counterexample>,
     /// For FALSE: the error the counterexample reaches (the automaton's
     /// error message, the label or the call).
@@ -292,7 +294,7 @@ impl RunReport {
                 "{:<24} {:<8} {:>7.2}s  {}\n",
                 p.id,
                 p.verdict.upper(),
-                p.cpu_s,
+                p.work_s,
                 note
             ));
             if let (Some(src), Some(c)) = (source, &p.counterexample) {
@@ -467,7 +469,7 @@ mod tests {
                     verdict: *v,
                     reason: None,
                     relevant: true,
-                    cpu_s: 0.0,
+                    work_s: 0.0,
                     counterexample: None,
                     message: None,
                     witnesses: Vec::new(),

@@ -1,4 +1,6 @@
-//! Interrupting Z3 at a CPU-time deadline.
+//! Interrupting Z3 at a CPU-time deadline: the time limit
+//! ([`super::work::time_limit`]), the one bound inside an analysis that is
+//! CPU time.
 //!
 //! Z3's resource limit (`rlimit`) bounds a query by work units, whose rate
 //! varies a lot between queries (array-heavy ones run far longer per unit);

@@ -8,6 +8,7 @@ mod common;
 
 mod batch_cli;
 mod batch_corpus;
+mod budgets;
 mod correctness_cli;
 mod correctness_format;
 mod correctness_runs;

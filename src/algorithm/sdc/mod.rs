@@ -5,7 +5,7 @@
 //! decomposition [`Strategy`]. It returns one [`Outcome`] per property.
 //!
 //! Beyond the paper's pseudo code:
-//! - an overall CPU limit for the whole loop (`--time-limit`): each run's
+//! - an overall limit for the whole loop (`--time-limit`): each run's
 //!   budget is capped by what is left, and properties still open when it is
 //!   used up end as UNKNOWN with reason `timeout`;
 //! - the analysis may give a property up (an unsupported construct on its
@@ -81,7 +81,7 @@ pub trait Analysis {
 /// Why a property has no verdict.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum UnknownReason {
-    /// The overall CPU limit was used up.
+    /// The overall limit was used up.
     Timeout,
     /// The strategy gave the property up after its budget ran out (`resigned`).
     Resigned { strategy: Strategy },
@@ -131,7 +131,7 @@ pub struct SdcResult<P, C> {
 }
 
 impl<P: Ord, C> SdcResult<P, C> {
-    /// Analysis CPU seconds of the partitions that had `p`.
+    /// Analysis seconds of the partitions that had `p`.
     pub fn spent_on(&self, p: &P) -> f64 {
         self.partitions
             .iter()
@@ -142,7 +142,7 @@ impl<P: Ord, C> SdcResult<P, C> {
 }
 
 /// Alg. 2: verifies `properties` with `analysis` under `strategy`, within an
-/// overall analysis CPU limit `total` (if any).
+/// overall analysis limit `total` (if any).
 pub fn sdc<A: Analysis>(
     analysis: &mut A,
     properties: &BTreeSet<A::Property>,
@@ -226,7 +226,7 @@ pub fn sdc<A: Analysis>(
     }
 }
 
-/// The CPU time `n` properties with a run budget of `cpu` each would have
+/// The time `n` properties with a run budget of `cpu` each would have
 /// had alone, capped by what is `left` of the overall limit.
 fn pooled(cpu: Option<Duration>, n: usize, left: Option<Duration>) -> Option<Duration> {
     let pool = cpu?.saturating_mul(n.max(1) as u32);

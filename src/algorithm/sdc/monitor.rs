@@ -2,12 +2,14 @@
 //! resource budgets `β` that read it (the refinement rule a budget may
 //! carry is a strategy's, [`RefinementRule`] in `strategy.rs`).
 //!
-//! Resources `H = {at, rc, sc}`: analysis CPU time, refinements and
-//! automaton transitions. `ut` gives the totals since the monitor was
+//! Resources `H = {at, rc, sc}`: analysis time, refinements and
+//! automaton transitions. Time is what a [`Clock`] reads: in mpv the
+//! thread's work meter in nominal seconds ([`WorkClock`]), so the same
+//! run spends the same on any machine. `ut` gives the totals since the monitor was
 //! (re)started, `ut_p` the amounts attributed to one property:
 //! - `rc_p` counts refinements of counterexamples that violate `p`;
 //! - `sc_p` counts transitions into a control state `q` with `p ∈ P(q)`;
-//! - `at_p` is the CPU time of the work done for `p`: the checks and
+//! - `at_p` is the time of the work done for `p`: the checks and
 //!   refinements of its error paths, the exploration a refinement for it
 //!   starts over, and an equal part of the exploration the open properties
 //!   share ([`Monitor::charge`]). Summed over the properties it is about
@@ -84,7 +86,7 @@ impl<P: Copy + Eq + Hash> Monitor<P> {
         }
     }
 
-    /// `ut(at)`: analysis CPU time since the start.
+    /// `ut(at)`: analysis time since the start.
     pub fn analysis_cpu(&self, clock: &dyn Clock) -> Duration {
         clock.now().saturating_sub(self.started)
     }
@@ -161,18 +163,18 @@ impl<P: Copy + Eq + Hash> Monitor<P> {
 /// A resource budget `β`.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Budget {
-    /// Analysis CPU time for the run (`β_900` is 900 s); `None` does not restrict.
+    /// Analysis time for the run (`β_900` is 900 s); `None` does not restrict.
     pub cpu: Option<Duration>,
     /// Per-property refinement rule (strategies S2 and S4); applies only while
     /// more than one property is enabled.
     pub refinement_rule: Option<RefinementRule>,
-    /// CPU time the run's properties would have had in runs of their own:
+    /// time the run's properties would have had in runs of their own:
     /// `cpu` once per property of the partition, capped by what is left of
     /// the overall limit. A stage whose one result decides all of them at
     /// once (LOOM's explicit-value stage) may draw on this pool instead of
     /// the run's own budget; `None` is the run's `cpu`.
     pub pooled_cpu: Option<Duration>,
-    /// The analysis CPU time each property's own work (`at_p`) may take
+    /// The analysis time each property's own work (`at_p`) may take
     /// in the run (S0 under an overall limit: an equal share of it, the
     /// share `baseline` starts each property with); a property past it
     /// leaves the precision (`exceeds`), even the last one. `None` does not
@@ -191,7 +193,7 @@ impl Budget {
         }
     }
 
-    /// `β_t`: analysis CPU time at most `t`.
+    /// `β_t`: analysis time at most `t`.
     pub fn cpu(limit: Duration) -> Self {
         Budget {
             cpu: Some(limit),
@@ -206,13 +208,13 @@ impl Budget {
         self
     }
 
-    /// The CPU time a stage shared by all of the run's properties may use:
+    /// The time a stage shared by all of the run's properties may use:
     /// the pool when there is one, else the run's `cpu`.
     pub fn shared_cpu(&self) -> Option<Duration> {
         self.pooled_cpu.or(self.cpu)
     }
 
-    /// Whether the run as a whole must stop (its CPU time is used up).
+    /// Whether the run as a whole must stop (its time is used up).
     pub fn run_exhausted<P: Copy + Eq + Hash>(
         &self,
         monitor: &Monitor<P>,

@@ -78,7 +78,7 @@ impl RefinementRule {
 
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct StrategyConfig {
-    /// `β_900`: analysis CPU time of one partition.
+    /// `β_900`: analysis time of one partition.
     pub phase_budget: Duration,
     pub refinement_rule: RefinementRule,
     /// Whether a property tried alone also gets its share of the overall

@@ -5,7 +5,7 @@ use super::*;
 /// What the scripted analysis knows about one property.
 #[derive(Clone, Copy)]
 struct Script {
-    /// CPU seconds needed to verify it (shared partitions add these up).
+    /// seconds needed to verify it (shared partitions add these up).
     cost: u64,
     violated: bool,
     relevant: bool,

@@ -104,7 +104,7 @@ fn lines(dir: &Path) -> Vec<(usize, Map<String, Value>)> {
     let src = dir.join("m.c");
     std::fs::write(&src, SOURCE).unwrap();
     let false_prop = |id: &str| {
-        json!({"id": id, "verdict": "false", "reason": null, "relevant": true, "cpu_s": 0.25,
+        json!({"id": id, "verdict": "false", "reason": null, "relevant": true, "work_s": 0.25,
                "message": "mutex locked <twice>", "counterexample": counterexample()})
     };
     vec![

@@ -488,14 +488,14 @@ pub(super) fn page(
         escape(id),
         escape(message)
     );
-    let cpu = p.get("cpu_s").and_then(Value::as_f64).unwrap_or(0.0);
+    let work = p.get("work_s").and_then(Value::as_f64).unwrap_or(0.0);
     let _ = writeln!(
         out,
-        "<p class=\"sub\">{} · set {} · {} · {:.2} s CPU · {}</p>",
+        "<p class=\"sub\">{} · set {} · {} · {:.2} s of work · {}</p>",
         escape(&task.file),
         escape(&task.set),
         expectation(judgement),
-        cpu,
+        work,
         cex.as_ref().map_or_else(String::new, |c| {
             let n = c.steps.iter().filter(|s| shown(s)).count();
             format!("{n} steps in the module's code, {} in all", c.steps.len())
