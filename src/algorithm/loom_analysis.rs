@@ -174,10 +174,10 @@ pub(super) struct Partition {
     /// Properties removed by `exceeds`.
     pub(super) withdrawn: PropertySet,
     pub(super) stage: Stage,
-    /// time the explicit stage drew from the pool
+    /// Time the explicit stage drew from the pool
     /// ([`Budget::pooled_cpu`]): it is not charged to the CEGAR stage.
     pub(super) explicit_spent: Duration,
-    /// time the run this partition resumes had already had for its
+    /// Time the run this partition resumes had already had for its
     /// properties: taken off the CEGAR stage's budget, so that a property
     /// a joint run ended with gets its share once, not twice.
     pub(super) resumed: Duration,

@@ -96,10 +96,19 @@ impl Values {
     /// Whether `self` knows everything `other` knows, equally (`other`
     /// covers `self`).
     fn knows_all_of(&self, other: &Values) -> bool {
-        Rc::ptr_eq(&self.map, &other.map)
-            || (other.signature & !self.signature == 0
-                && other.map.len() <= self.map.len()
-                && other.map.iter().all(|(v, x)| self.known(*v) == Some(*x)))
+        if Rc::ptr_eq(&self.map, &other.map) {
+            return true;
+        }
+        if other.signature & !self.signature != 0 || other.map.len() > self.map.len() {
+            return false;
+        }
+        let mut looked_up = 0;
+        let all = other.map.iter().all(|(v, x)| {
+            looked_up += 1;
+            self.known(*v) == Some(*x)
+        });
+        crate::smt::work::charge_lookups(looked_up);
+        all
     }
 
     /// What `self` and `other` know together (`other` wins where both

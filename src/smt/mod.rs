@@ -121,7 +121,7 @@ pub use encoder::Encoder;
 pub use kernel::{copies_from_user, is_allocator, may_write_through_pointers};
 pub use memory::{Allocation, MAX_FILL};
 pub use modes::LdvAssumption;
-pub use solver::{incremental_solver, query_limit, solver_until, work_limit, QueryLimit};
+pub use solver::{incremental_solver, solver_until, work_limit, QueryLimit};
 pub use state::SymState;
 pub use symbols::HavocScan;
 

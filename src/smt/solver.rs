@@ -3,12 +3,6 @@
 //! and [`QueryLimit`], which reconfigures a solver only when its rounded
 //! limit changes.
 
-/// Z3 resource units per second of solver time, for limits derived from a
-/// CPU-time deadline: a rough, uncalibrated figure. Such a query's budget
-/// is therefore approximate; the analyses' own deadline polling and `mpv
-/// verify`'s watchdog enforce the time limit.
-const RLIMIT_PER_SECOND: f64 = super::work::UNITS_PER_SECOND as f64;
-
 /// A solver for checks under assumptions or in scopes (Z3's incremental
 /// mode), set up for the encoding's logic: arrays and bit-vectors
 /// (`QF_AUFBV`). Without a logic, Z3's incremental core is set up for
@@ -30,26 +24,16 @@ pub fn solver_until(deadline: super::work::Deadline) -> z3::Solver {
     s
 }
 
-/// Solver parameters that bound one query by about `budget` of CPU time.
+/// Solver parameters that bound one query by `units` of work
+/// ([`super::work`]): the same queries get the same answers on any machine.
 ///
 /// A resource limit, not Z3's `timeout`: timeouts run on Z3's timer thread
 /// pool, which in Z3 4.8.12 (Debian's) can crash the process when a timer
 /// fires while its query ends (Z3 PR #5371). Resource limits need no timer.
-pub fn query_limit(budget: std::time::Duration) -> z3::Params {
-    work_limit(rlimit_units(budget) as u64)
-}
-
-/// Solver parameters that bound one query by `units` of work
-/// ([`super::work`]): the same queries get the same answers on any machine.
 pub fn work_limit(units: u64) -> z3::Params {
     let mut p = z3::Params::new();
     p.set_u32("rlimit", clamp_units(units as f64));
     p
-}
-
-/// Z3 resource units for about `budget` of CPU time.
-pub fn rlimit_units(budget: std::time::Duration) -> u32 {
-    clamp_units(budget.as_secs_f64() * RLIMIT_PER_SECOND)
 }
 
 /// A unit count Z3's `rlimit` takes (0 would mean no limit).
@@ -67,21 +51,15 @@ const QUERY_LIMIT_STEP: u64 = super::work::units_of_ms(100);
 /// Setting a solver's parameters reconfigures its whole engine, which on an
 /// incremental solver holding a large block's formulas costs more than a
 /// typical query (a third of all CPU time on small modules with many
-/// abstraction queries). [`QueryLimit::apply`] sets them only when the
-/// rounded limit changes; the CPU-clock interrupt armed around each query
-/// still enforces the exact deadline.
+/// abstraction queries). [`QueryLimit::apply_units`] sets them only when
+/// the rounded limit changes, so a query may overrun the work its deadline
+/// leaves by up to one rounding step.
 #[derive(Debug, Default)]
 pub struct QueryLimit {
     units: std::cell::Cell<Option<u32>>,
 }
 
 impl QueryLimit {
-    /// Bounds `solver`'s next queries by about `budget` (rounded up to
-    /// [`QUERY_LIMIT_STEP`]) of CPU time each.
-    pub fn apply(&self, solver: &z3::Solver, budget: std::time::Duration) {
-        self.apply_units(solver, rlimit_units(budget) as u64);
-    }
-
     /// Bounds `solver`'s next queries by `units` of work each (rounded up
     /// to [`QUERY_LIMIT_STEP`]).
     pub fn apply_units(&self, solver: &z3::Solver, units: u64) {
@@ -131,15 +109,15 @@ mod tests {
 
     #[test]
     fn a_query_limit_is_set_again_only_when_its_rounded_budget_changes() {
-        use std::time::Duration;
+        use crate::smt::work::units_of_ms;
         let s = z3::Solver::new();
         let limit = super::QueryLimit::default();
-        limit.apply(&s, Duration::from_millis(950));
+        limit.apply_units(&s, units_of_ms(950));
         let first = limit.units.get();
-        assert_eq!(first, Some(super::rlimit_units(Duration::from_secs(1))));
-        limit.apply(&s, Duration::from_millis(1000));
+        assert_eq!(first, Some(units_of_ms(1000) as u32));
+        limit.apply_units(&s, units_of_ms(1000));
         assert_eq!(limit.units.get(), first);
-        limit.apply(&s, Duration::from_millis(1001));
+        limit.apply_units(&s, units_of_ms(1001));
         assert_ne!(limit.units.get(), first);
     }
 }

@@ -7,13 +7,16 @@
 //!   simplifications and rewrites advance it, by the same amount for the
 //!   same operations wherever they run;
 //! - the work charged by mpv's own loops ([`charge`]): the expansions of
-//!   the CPA algorithm, the value search and symbolic execution, and the
-//!   steps the encoder turns into formulas, each at a fixed rate.
+//!   the CPA algorithm, the value search and symbolic execution, the
+//!   steps the encoder turns into formulas and the states compared in
+//!   merge and stop, each at a fixed rate, and the variables those
+//!   comparisons look up ([`charge_lookups`]), whose number grows with the
+//!   module's globals.
 //!
 //! Budgets are stated in nominal seconds ([`UNITS_PER_SECOND`]), with rates
 //! chosen so that a nominal second is about a second of CPU time on
 //! typical LDV modules. One solver query is bounded by its `rlimit`
-//! parameter ([`super::query_limit`]); a budget over several operations (a
+//! parameter ([`super::work_limit`]); a budget over several operations (a
 //! CEGAR run, the queries of one abstraction, the checks of one unsat
 //! core) is a [`Deadline`] on the meter.
 
@@ -47,6 +50,10 @@ pub const ENCODED_STEP: u64 = 12;
 /// (merge and stop).
 pub const COMPARISONS_PER_UNIT: u64 = 4;
 
+/// Lookups of known values one unit of work stands for (the explicit
+/// analyses' coverage checks compare states variable by variable).
+pub const LOOKUPS_PER_UNIT: u64 = 8;
+
 /// The work a nominal duration stands for.
 pub fn units_of(d: Duration) -> u64 {
     (d.as_secs_f64() * UNITS_PER_SECOND as f64) as u64
@@ -65,6 +72,8 @@ thread_local! {
     static LAST: Cell<(u64, u64)> = const { Cell::new((0, 0)) };
     /// The work charged by mpv's own loops ([`charge`]).
     static CHARGED: Cell<u64> = const { Cell::new(0) };
+    /// The value lookups charged ([`charge_lookups`]).
+    static LOOKUPS: Cell<u64> = const { Cell::new(0) };
     /// The thread CPU time at which the analysis must stop ([`time_limit`]).
     static TIME_LIMIT: Cell<Option<Duration>> = const { Cell::new(None) };
 }
@@ -93,9 +102,14 @@ pub fn charge(units: u64) {
     CHARGED.with(|c| c.set(c.get() + units));
 }
 
+/// Charges `n` lookups of known values ([`LOOKUPS_PER_UNIT`]).
+pub fn charge_lookups(n: u64) {
+    LOOKUPS.with(|c| c.set(c.get() + n));
+}
+
 /// This thread's work so far: Z3's resource count and the work charged.
 pub fn meter() -> u64 {
-    spent() + CHARGED.with(Cell::get)
+    spent() + CHARGED.with(Cell::get) + LOOKUPS.with(Cell::get) / LOOKUPS_PER_UNIT
 }
 
 /// This thread's work so far, in nominal time.
@@ -225,6 +239,11 @@ mod tests {
         charge(units_of_ms(1));
         assert!(deadline.passed());
         assert!(now() >= Duration::from_millis(1));
+        let deadline = Deadline::in_units(10);
+        charge_lookups(9 * LOOKUPS_PER_UNIT);
+        assert!(!deadline.passed());
+        charge_lookups(LOOKUPS_PER_UNIT);
+        assert!(deadline.passed());
     }
 
     #[test]

@@ -168,7 +168,7 @@ pub struct Budget {
     /// Per-property refinement rule (strategies S2 and S4); applies only while
     /// more than one property is enabled.
     pub refinement_rule: Option<RefinementRule>,
-    /// time the run's properties would have had in runs of their own:
+    /// Time the run's properties would have had in runs of their own:
     /// `cpu` once per property of the partition, capped by what is left of
     /// the overall limit. A stage whose one result decides all of them at
     /// once (LOOM's explicit-value stage) may draw on this pool instead of
