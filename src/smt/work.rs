@@ -195,11 +195,6 @@ impl Deadline {
         self.left().map_or(limit, |l| l.min(limit))
     }
 
-    /// The nominal time left (zero once passed), if there is a deadline.
-    pub fn remaining(self) -> Option<Duration> {
-        self.left().map(nominal)
-    }
-
     /// The earlier of two deadlines (none is later than any).
     pub fn min(self, other: Deadline) -> Deadline {
         match (self.0, other.0) {
