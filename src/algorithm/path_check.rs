@@ -50,7 +50,8 @@ pub enum PathCheck {
     /// (an analysis under the assumptions may still find an error path).
     LdvInfeasible(String),
     /// Infeasible; the candidate predicates found, each with the
-    /// abstraction point (location) where it is needed.
+    /// abstraction point (location) where it is needed (none for a
+    /// concrete path, [`concrete_check`]).
     Infeasible(Vec<(Option<LocId>, Bool)>),
     /// The solver gave up (time limit).
     Unknown,
@@ -82,15 +83,52 @@ pub fn check_path(
     }
     match feasible {
         SatResult::Unknown => PathCheck::Unknown,
-        SatResult::Sat => {
-            let Some(model) = solver.get_model() else {
-                return PathCheck::Unknown;
-            };
-            let path = pick_path(target, &exec, &model);
-            concrete_path(enc, p, &path, property, deadline)
-        }
+        SatResult::Sat => concrete_paths(enc, p, target, property, deadline, (&exec, &solver)),
         SatResult::Unsat => PathCheck::Infeasible(refine::candidates(enc, p, target, deadline)),
     }
+}
+
+/// Concrete paths of an error path's DAG checked under LDV's assumptions
+/// before the DAG counts as infeasible under them.
+const LDV_PATHS: usize = 3;
+
+/// Checks the concrete path of the DAG ending in `target` that the
+/// solver's model picks ([`concrete_path`]). A path that needs an
+/// over-approximated step to do what LDV's assumptions rule out says
+/// nothing of the DAG's other paths: up to [`LDV_PATHS`] paths are
+/// checked, each excluded from the models of the next by one of its
+/// branch choices at a merge, until one is a counterexample; otherwise
+/// the first path's outcome is the DAG's.
+fn concrete_paths(
+    enc: &Encoder,
+    p: &Program,
+    target: &Trace,
+    property: &str,
+    deadline: Deadline,
+    (exec, solver): (&crate::cpa::predicate::trace::Execution, &Solver),
+) -> PathCheck {
+    let mut first = None;
+    for _ in 0..LDV_PATHS {
+        let Some(model) = solver.get_model() else {
+            break;
+        };
+        let (path, choices) = pick_path(target, exec, &model);
+        let check = concrete_path(enc, p, &path, property, deadline);
+        match check {
+            PathCheck::LdvInfeasible(_) if !choices.is_empty() => {
+                first.get_or_insert(check);
+            }
+            PathCheck::Feasible(_) => return check,
+            // The first path's outcome stands for the DAG's.
+            other => return first.unwrap_or(other),
+        }
+        let other: Vec<Bool> = choices.iter().map(Bool::not).collect();
+        solver.assert(Bool::or(&other));
+        if crate::smt::interrupt::checking(|| solver.check()) != SatResult::Sat {
+            break;
+        }
+    }
+    first.unwrap_or(PathCheck::Unknown)
 }
 
 /// Re-executes one concrete path alone; a counterexample if it is exact and
@@ -109,7 +147,12 @@ fn concrete_path(
         };
         steps.push(t);
     }
-    concrete_check(enc, p, &steps, property, deadline)
+    match concrete_check(enc, p, &steps, property, deadline) {
+        // The merged formula had a model, this path alone has none: the
+        // model chose branches inconsistently. Nothing can be concluded.
+        PathCheck::Infeasible(_) => PathCheck::Imprecise(None),
+        other => other,
+    }
 }
 
 /// Checks one concrete path from the program start exactly, and again
@@ -178,7 +221,7 @@ fn exact_or_under_ldv_assumptions(q: ExactPath<'_, '_>, apart: &mut Separations)
                 PathCheck::Imprecise(Some(_)) | PathCheck::Unknown => second,
                 // Infeasible under them: the path needs an over-approximated
                 // step to do what LDV's models rule out.
-                PathCheck::Imprecise(None) => match first {
+                PathCheck::Imprecise(None) | PathCheck::Infeasible(_) => match first {
                     PathCheck::Imprecise(Some(op)) => PathCheck::LdvInfeasible(op),
                     other => other,
                 },
@@ -406,7 +449,7 @@ fn model_with_literals(
     loop {
         let model = match find_model(q, apart, ps, recorded, hinted, &mut restrictions)? {
             ModelSearch::Found(model) => model,
-            ModelSearch::Decided(PathCheck::Imprecise(None)) if !added.is_empty() => {
+            ModelSearch::Decided(PathCheck::Infeasible(_)) if !added.is_empty() => {
                 return Ok(ModelSearch::Decided(literal_imprecision(at)))
             }
             decided => return Ok(decided),
@@ -622,13 +665,14 @@ fn find_model(
             SatResult::Unsat if separations > 0 => {
                 return Ok(ModelSearch::Decided(overlap.imprecise()))
             }
-            // The merged formula had a model, this path alone has none: the
-            // model chose branches inconsistently. Nothing can be concluded.
+            // The path's own conditions rule it out: it is infeasible
+            // (without candidate predicates; for a path picked from a
+            // merged formula, [`concrete_path`] says what that means).
             SatResult::Unsat => {
                 if tracing() {
                     trace_infeasibility(&ps.conditions, &ps.condition_steps, q.path, q.p);
                 }
-                return Ok(ModelSearch::Decided(PathCheck::Imprecise(None)));
+                return Ok(ModelSearch::Decided(PathCheck::Infeasible(Vec::new())));
             }
         }
         let Some(model) = ps.solver.get_model() else {

@@ -587,6 +587,10 @@ mod tests {
         let r = search_label(src, "ERROR");
         assert!(r.counterexamples.is_empty());
         assert!(r.paths_checked >= 1, "the path was proposed and checked");
+        assert!(
+            r.inconclusive.is_empty(),
+            "an unsatisfiable concrete path is refuted, not imprecise"
+        );
     }
 
     #[test]

@@ -275,9 +275,16 @@ fn preds(t: &TraceNode) -> Vec<&Trace> {
 }
 
 /// The concrete path through the DAG that `model` satisfies (steps with
-/// their trace nodes, oldest first).
-pub fn pick_path(end: &Trace, exec: &Execution, model: &z3::Model) -> Vec<(Trace, Step)> {
+/// their trace nodes, oldest first), with the branch it takes at each
+/// merge as a literal over the merge's guard: a model that falsifies one
+/// of them picks another path.
+pub fn pick_path(
+    end: &Trace,
+    exec: &Execution,
+    model: &z3::Model,
+) -> (Vec<(Trace, Step)>, Vec<Bool>) {
     let mut out = Vec::new();
+    let mut choices = Vec::new();
     let mut cur = end.clone();
     loop {
         let next = match &*cur {
@@ -297,6 +304,7 @@ pub fn pick_path(end: &Trace, exec: &Execution, model: &z3::Model) -> Vec<(Trace
                     .eval(ga, true)
                     .and_then(|x| x.as_bool())
                     .unwrap_or(true);
+                choices.push(if take_a { ga.clone() } else { ga.not() });
                 if take_a {
                     a.clone()
                 } else {
@@ -307,5 +315,5 @@ pub fn pick_path(end: &Trace, exec: &Execution, model: &z3::Model) -> Vec<(Trace
         cur = next;
     }
     out.reverse();
-    out
+    (out, choices)
 }
