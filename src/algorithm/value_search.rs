@@ -31,7 +31,7 @@ use std::hash::BuildHasher;
 use std::rc::Rc;
 use std::time::Duration;
 
-use crate::hash::{FixedState, HashMap};
+use crate::hash::{FixedState, HashMap, HashSet};
 
 use crate::algorithm::cpa_algorithm::Step;
 use crate::algorithm::path_check::{concrete_check, PathCheck};
@@ -155,6 +155,17 @@ impl PathStep {
         }
     }
 
+    /// The step as a key: the edge, or the woven operation's identity
+    /// (one search shares each operation among all its states).
+    fn key(&self) -> (u8, usize) {
+        match self {
+            PathStep::Edge(e) => (0, e.0 as usize),
+            PathStep::Enter(e) => (1, e.0 as usize),
+            PathStep::Return(e) => (2, e.0 as usize),
+            PathStep::Woven(op) => (3, Rc::as_ptr(op) as usize),
+        }
+    }
+
     pub(crate) fn transition<'a>(&'a self, p: &'a Program) -> Option<Transition<'a>> {
         match self {
             PathStep::Edge(id) => step_transition(p, Step::Edge(*id)),
@@ -248,6 +259,8 @@ pub fn search(
         states_left: budget.states,
         open: enabled.clone(),
         unfinished: enabled.clone(),
+        refuted: HashSet::default(),
+        refuted_paths: Vec::new(),
         rounds,
         out,
     };
@@ -284,6 +297,11 @@ struct Search<'a, 'p> {
     open: PropertySet,
     /// The open properties the last round still looked for.
     unfinished: PropertySet,
+    /// The error paths refuted so far, by their steps' keys, and the
+    /// paths themselves (their woven operations stay alive, so no other
+    /// operation takes an address a key names).
+    refuted: HashSet<Vec<(u8, usize)>>,
+    refuted_paths: Vec<Vec<PathStep>>,
     rounds: Rounds,
     out: SearchResult,
 }
@@ -377,7 +395,6 @@ impl<'p> Search<'_, 'p> {
             .map(|p| self.names[p.0 as usize].as_str())
             .collect::<Vec<_>>()
             .join(",");
-        self.out.paths_checked += 1;
         // One path's check may take the nominal time of the states left,
         // shared among the properties still looked for: a long path of one
         // does not starve the others (nor the same property's search
@@ -387,7 +404,7 @@ impl<'p> Search<'_, 'p> {
             .map(SearchBudget::nominal_time)
             .map(|r| r / round.prec.enabled.len().max(1) as u32);
         let deadline = self.deadline.min(Deadline::within(share));
-        let check = concrete_check(&self.enc, self.program, &path, &name, deadline);
+        let check = self.exact_check(&owned, &path, &name, deadline);
         if tracing() {
             let what = match &check {
                 PathCheck::Feasible(_) => "feasible".to_string(),
@@ -424,6 +441,29 @@ impl<'p> Search<'_, 'p> {
             }
         };
         round.prec.enabled = round.prec.enabled.difference(&done);
+    }
+
+    /// The exact check of `path` (owned as `owned`), unless the search
+    /// refuted the same path before: a later round with a larger loop
+    /// bound proposes the shallow paths of the earlier rounds again.
+    fn exact_check(
+        &mut self,
+        owned: &[PathStep],
+        path: &[Transition],
+        name: &str,
+        deadline: Deadline,
+    ) -> PathCheck {
+        let key: Vec<(u8, usize)> = owned.iter().map(PathStep::key).collect();
+        if self.refuted.contains(&key) {
+            return PathCheck::Infeasible(Vec::new());
+        }
+        self.out.paths_checked += 1;
+        let check = concrete_check(&self.enc, self.program, path, name, deadline);
+        if matches!(check, PathCheck::Infeasible(_)) {
+            self.refuted.insert(key);
+            self.refuted_paths.push(owned.to_vec());
+        }
+        check
     }
 
     /// Pushes the successors of `node` not seen before, each loop head
@@ -590,6 +630,22 @@ mod tests {
         assert!(
             r.inconclusive.is_empty(),
             "an unsatisfiable concrete path is refuted, not imprecise"
+        );
+    }
+
+    #[test]
+    fn a_path_refuted_in_one_round_is_not_checked_again_in_the_next() {
+        // The loop's unknown bound makes every round bounded, so all three
+        // run; each proposes its first two error paths, and the deeper
+        // rounds begin with the paths the first refuted.
+        let src = "int main(void) { int x; int *p = &x; *p = 1; int n = nondet(); int i; for (i = 0; i < n; i++) { } if (x == 2) { ERROR: ; } return 0; }";
+        let r = search_label(src, "ERROR");
+        assert!(r.counterexamples.is_empty());
+        assert!(r.paths_checked >= 2, "the first round checked its paths");
+        assert!(
+            r.paths_checked < 2 * BOUNDS.len() as u32,
+            "{} exact checks: refuted paths were checked again",
+            r.paths_checked
         );
     }
 
