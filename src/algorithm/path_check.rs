@@ -449,7 +449,9 @@ fn model_with_literals(
     loop {
         let model = match find_model(q, apart, ps, recorded, hinted, &mut restrictions)? {
             ModelSearch::Found(model) => model,
-            ModelSearch::Decided(PathCheck::Infeasible(_)) if !added.is_empty() => {
+            ModelSearch::Decided(PathCheck::Infeasible(_) | PathCheck::Imprecise(None))
+                if !added.is_empty() =>
+            {
                 return Ok(ModelSearch::Decided(literal_imprecision(at)))
             }
             decided => return Ok(decided),
@@ -667,12 +669,19 @@ fn find_model(
             }
             // The path's own conditions rule it out: it is infeasible
             // (without candidate predicates; for a path picked from a
-            // merged formula, [`concrete_path`] says what that means).
+            // merged formula, [`concrete_path`] says what that means),
+            // unless a kernel function wrote memory on it: the encoding
+            // keeps the old bytes there (a model that reads them is
+            // imprecise), so without a model nothing is concluded.
             SatResult::Unsat => {
                 if tracing() {
                     trace_infeasibility(&ps.conditions, &ps.condition_steps, q.path, q.p);
                 }
-                return Ok(ModelSearch::Decided(PathCheck::Infeasible(Vec::new())));
+                let result = match accesses.iter().any(|a| a.clobber.is_some()) {
+                    true => PathCheck::Imprecise(None),
+                    false => PathCheck::Infeasible(Vec::new()),
+                };
+                return Ok(ModelSearch::Decided(result));
             }
         }
         let Some(model) = ps.solver.get_model() else {
