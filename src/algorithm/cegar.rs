@@ -19,7 +19,7 @@
 //! an error path's check and refinement to its properties, the exploration
 //! a refinement starts over to the refined properties, other exploration
 //! in equal parts to the open ones. A per-property budget
-//! ([`Budget::property_cpu`], S0 under an overall limit) is one of the
+//! ([`Budget::property_work`], S0 under an overall limit) is one of the
 //! `exceeds` rules: a property past it is withdrawn after a refinement, and
 //! the run starts over without it. An exploration is not cut short for it:
 //! its fixed point may decide every open property.
@@ -606,7 +606,7 @@ impl<'p> LoomAnalysis<'p> {
     /// Counts what the current run did since it was last counted: its
     /// states, solver work and transitions (reported to `monitor`).
     pub(super) fn count_run(&mut self, monitor: &mut Monitor<PropertyId>) {
-        let most = self.open().iter().map(|p| monitor.usage(p).cpu).max();
+        let most = self.open().iter().map(|p| monitor.usage(p).work).max();
         self.partition.charged = self.partition.resumed + most.unwrap_or_default();
         let Some(r) = self.cegar.run.as_mut() else {
             return;
@@ -712,7 +712,7 @@ fn initial_predicates(program: &Program, automaton: &BoundAutomaton) -> Vec<Bool
 #[derive(Clone, Copy, Debug)]
 pub struct CegarLimits {
     /// The run's budget, in nominal seconds of work.
-    pub cpu: Option<Duration>,
+    pub work: Option<Duration>,
     pub max_refinements: u64,
 }
 
@@ -779,7 +779,7 @@ fn check_label_with(
         &ids,
         Strategy::S0,
         StrategyConfig::default(),
-        limits.cpu,
+        limits.work,
         &WorkClock,
     );
     let (verdict, reason, counterexample) = match r.outcomes.get(&PropertyId(0)) {

@@ -4,7 +4,7 @@
 //!
 //! 1. Explicit values (once per partition, with a fifth of the time two
 //!    of the partition's properties would have had alone
-//!    ([`Budget::pooled_cpu`]), at least 2 s or half of a shorter budget):
+//!    ([`Budget::pooled_work`]), at least 2 s or half of a shorter budget):
 //!    the LOOM composite with the explicit-value analysis, one state per
 //!    program state with a set of configurations per automaton
 //!    ([`crate::cpa::loom_sets`]), explores the state space continuing
@@ -175,7 +175,7 @@ pub(super) struct Partition {
     pub(super) withdrawn: PropertySet,
     pub(super) stage: Stage,
     /// Time the explicit stage drew from the pool
-    /// ([`Budget::pooled_cpu`]): it is not charged to the CEGAR stage.
+    /// ([`Budget::pooled_work`]): it is not charged to the CEGAR stage.
     pub(super) explicit_spent: Duration,
     /// Time the run this partition resumes had already had for its
     /// properties: taken off the CEGAR stage's budget, so that a property
@@ -325,8 +325,8 @@ impl<'p> LoomAnalysis<'p> {
         clock: &dyn Clock,
     ) -> Option<Duration> {
         budget
-            .cpu
-            .map(|b| b.saturating_sub(monitor.analysis_cpu(clock)))
+            .work
+            .map(|b| b.saturating_sub(monitor.analysis_work(clock)))
     }
 
     /// Counts a reached set of `n` states of the current partition
@@ -342,10 +342,10 @@ impl<'p> LoomAnalysis<'p> {
     /// drew from the pool, within the pool.
     fn cegar_budget(&self, budget: &Budget) -> Budget {
         let mut b = budget.clone();
-        if let (Some(cpu), Some(pool)) = (b.cpu, b.pooled_cpu) {
-            b.cpu = Some((cpu + self.partition.explicit_spent).min(pool.max(cpu)));
+        if let (Some(cpu), Some(pool)) = (b.work, b.pooled_work) {
+            b.work = Some((cpu + self.partition.explicit_spent).min(pool.max(cpu)));
         }
-        b.cpu = b.cpu.map(|c| c.saturating_sub(self.partition.resumed));
+        b.work = b.work.map(|c| c.saturating_sub(self.partition.resumed));
         b
     }
 
@@ -369,7 +369,7 @@ impl<'p> LoomAnalysis<'p> {
         if open.is_empty() {
             return report;
         }
-        let start = monitor.analysis_cpu(clock);
+        let start = monitor.analysis_work(clock);
         if self.explicit.too_large(&open) {
             let reached = open.intersection(&self.explicit.reached);
             report.counterexamples = self.value_search(&reached, budget, monitor, clock);
@@ -378,9 +378,9 @@ impl<'p> LoomAnalysis<'p> {
         // One complete exploration decides every open property of the
         // partition: it draws on what a few of them would have had alone.
         let shares = (EXPLICIT_SHARES / open.len() as f64).min(1.0);
-        let cpu = budget.shared_cpu().map(|b| {
+        let cpu = budget.shared_work().map(|b| {
             explicit_budget(
-                b.saturating_sub(monitor.analysis_cpu(clock))
+                b.saturating_sub(monitor.analysis_work(clock))
                     .mul_f64(shares),
             )
         });
@@ -391,7 +391,7 @@ impl<'p> LoomAnalysis<'p> {
             &self.properties,
             &open,
             Limits {
-                cpu,
+                work: cpu,
                 max_states: EXPLICIT_MAX_STATES,
             },
             self.options.invariants,
@@ -411,7 +411,7 @@ impl<'p> LoomAnalysis<'p> {
         if ex.state_limit {
             self.explicit.too_large.push(open.clone());
         }
-        self.partition.explicit_spent = monitor.analysis_cpu(clock).saturating_sub(start);
+        self.partition.explicit_spent = monitor.analysis_work(clock).saturating_sub(start);
         monitor.charge(open.iter(), self.partition.explicit_spent);
         if ex.complete {
             report.proven = open.iter().filter(|p| !ex.hit.contains(*p)).collect();
@@ -463,9 +463,9 @@ impl<'p> LoomAnalysis<'p> {
         // The pool in whole tenths of a second: a little start-up work
         // does not move it.
         let pool = budget
-            .shared_cpu()
+            .shared_work()
             .map(|b| Duration::from_millis(b.as_millis() as u64 / 100 * 100));
-        let left = pool.map(|b| b.saturating_sub(monitor.analysis_cpu(clock)));
+        let left = pool.map(|b| b.saturating_sub(monitor.analysis_work(clock)));
         let states = SearchBudget::nominal(
             pool.map(|l| l.mul_f64(VALUE_SEARCH_SHARE * share)),
             Deadline::within(left),

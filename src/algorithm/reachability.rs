@@ -27,7 +27,7 @@ use crate::util::thread_cpu_time;
 #[derive(Clone, Copy, Debug)]
 pub struct Limits {
     /// The exploration's budget, in nominal seconds of work.
-    pub cpu: Option<Duration>,
+    pub work: Option<Duration>,
     /// Reached states (a guard against call-context explosion).
     pub max_states: usize,
 }
@@ -84,7 +84,7 @@ pub fn explore(
         },
         WaitlistOrder::DepthFirst,
     );
-    let deadline = Deadline::within(limits.cpu);
+    let deadline = Deadline::within(limits.work);
     let mut polls = 0u32;
     loop {
         let mut interrupt = |size: usize| {
@@ -182,7 +182,7 @@ mod tests {
             &p,
             &["LDV_ERROR", "ERROR", "NONE"],
             Limits {
-                cpu: None,
+                work: None,
                 max_states: 10_000,
             },
         );
@@ -224,7 +224,7 @@ mod tests {
             .collect();
         let enabled: PropertySet = props.iter().map(|p| p.id).collect();
         let limits = Limits {
-            cpu: None,
+            work: None,
             max_states: 1000,
         };
         let ex = explore(&p, &automata, &props, &enabled, limits, false);
@@ -241,7 +241,7 @@ mod tests {
             &p,
             &["ERROR"],
             Limits {
-                cpu: None,
+                work: None,
                 max_states: 3,
             },
         );

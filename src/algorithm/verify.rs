@@ -52,7 +52,7 @@ impl Mode {
 pub struct VerifySettings {
     /// The analysis' time for all properties together: the total of its
     /// budgets, in nominal seconds of work ([`crate::smt::work`]).
-    pub cpu: Option<Duration>,
+    pub work: Option<Duration>,
     /// Budgets of the strategies.
     pub config: StrategyConfig,
     /// Where the predicate analysis tracks the predicates refinement finds.
@@ -83,7 +83,7 @@ impl VerifySettings {
         };
         config.refinement_rule = refinement_rule;
         VerifySettings {
-            cpu,
+            work: cpu,
             config,
             predicate_scope,
             phase_budget,
@@ -95,7 +95,7 @@ impl VerifySettings {
     /// properties (unless the user fixed it).
     fn for_properties(&self, properties: usize) -> Self {
         let mut s = self.clone();
-        if let (None, Some(t)) = (self.phase_budget, self.cpu) {
+        if let (None, Some(t)) = (self.phase_budget, self.work) {
             s.config.phase_budget = StrategyConfig::scaled(t, properties).phase_budget;
         }
         s
@@ -185,13 +185,13 @@ pub fn verify(
     );
     let clock = WorkClock;
     let sdc_result = match mode {
-        Mode::Baseline => sdc::baseline(&mut analysis, &ids, limits.cpu, &clock),
+        Mode::Baseline => sdc::baseline(&mut analysis, &ids, limits.work, &clock),
         Mode::Sdc(s) => sdc::sdc(
             &mut analysis,
             &ids,
             s,
             limits.config.clone(),
-            limits.cpu,
+            limits.work,
             &clock,
         ),
     };
@@ -200,7 +200,7 @@ pub fn verify(
     record_outcomes(&mut results, &loom.index, &sdc_result, &analysis);
     let left = || {
         limits
-            .cpu
+            .work
             .map(|c| c.saturating_sub(crate::smt::work::now().saturating_sub(w0)))
     };
     // Properties whose error path needed an over-approximated step that
@@ -341,7 +341,7 @@ fn partition_reports(sdc_result: &LoomSdcResult, names: &[String]) -> Vec<Partit
                 .iter()
                 .map(|p| names[p.0 as usize].clone())
                 .collect(),
-            budget_s: r.budget.cpu.map(|d| d.as_secs_f64()),
+            budget_s: r.budget.work.map(|d| d.as_secs_f64()),
             spent_s: r.spent.as_secs_f64(),
             refinements: r.refinements,
             transitions: r.transitions,
@@ -498,7 +498,7 @@ pub fn verify_hunting_first(
     mode: Mode,
     limits: &VerifySettings,
 ) -> Verification {
-    let limit = limits.cpu.unwrap_or_default();
+    let limit = limits.work.unwrap_or_default();
     let share = limit.mul_f64(HUNT_SHARE);
     // The variant's TRUE results are discarded: a property alone gets the
     // phase budget, not the share of the time its proof might take.

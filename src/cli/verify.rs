@@ -484,7 +484,7 @@ fn analyse(
     // Budgets inside the analysis count work; the time limit is CPU time.
     let _limit = crate::smt::work::time_limit(cpu_left);
     let outcome = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
-        let hunting = match limits.cpu {
+        let hunting = match limits.work {
             Some(_) => parse_file_bug_hunting(&args.file, frontend, times.pruned_bytes)
                 .ok()
                 .flatten()

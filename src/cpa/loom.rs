@@ -455,7 +455,7 @@ mod tests {
             &props,
             &enabled,
             Limits {
-                cpu: None,
+                work: None,
                 max_states: 100_000,
             },
             false,

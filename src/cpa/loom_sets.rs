@@ -458,7 +458,7 @@ mod tests {
             .collect();
         let enabled: PropertySet = props.iter().map(|p| p.id).collect();
         let limits = Limits {
-            cpu: None,
+            work: None,
             max_states: 100_000,
         };
         explore(&p, &automata, &props, &enabled, limits, false)

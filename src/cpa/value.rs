@@ -688,7 +688,7 @@ mod tests {
             &p,
             &["ERROR"],
             Limits {
-                cpu: None,
+                work: None,
                 max_states: 100_000,
             },
         );

@@ -37,7 +37,7 @@ fn cegar_of(p: &Program) -> CegarResult {
         p,
         "ERROR",
         CegarLimits {
-            cpu: Some(Duration::from_secs(60)),
+            work: Some(Duration::from_secs(60)),
             max_refinements: 50,
         },
     )
@@ -248,7 +248,7 @@ fn unmodelled_values_the_error_does_not_depend_on_keep_a_counterexample() {
 fn an_analysis_under_ldv_assumptions_names_them_and_proves_nothing() {
     let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/programs");
     let limits = CegarLimits {
-        cpu: Some(Duration::from_secs(60)),
+        work: Some(Duration::from_secs(60)),
         max_refinements: 50,
     };
     let under = |path: &Path| {

@@ -170,15 +170,15 @@ pub fn sdc<A: Analysis>(
             break;
         }
         // Cap the run's budget by what is left of the overall limit.
-        let capped_by_total = match (budget.cpu, left) {
+        let capped_by_total = match (budget.work, left) {
             (Some(b), Some(l)) if l < b => true,
             (None, Some(_)) => true,
             _ => false,
         };
         if capped_by_total {
-            budget.cpu = left;
+            budget.work = left;
         }
-        budget.pooled_cpu = pooled(budget.cpu, partition.len(), left);
+        budget.pooled_work = pooled(budget.work, partition.len(), left);
 
         let defer = planner
             .retries_given_up(&partition)
@@ -195,7 +195,7 @@ pub fn sdc<A: Analysis>(
         relevant.extend(run_relevant.iter().copied());
         planner.observe_relevant(&run_relevant);
         let finished = run.finished;
-        let exhausted = budget.cpu.is_some_and(|b| run.spent >= b);
+        let exhausted = budget.work.is_some_and(|b| run.spent >= b);
         partitions.push(run);
         if finished {
             continue;
@@ -293,7 +293,7 @@ fn run_partition<A: Analysis>(
     let run = PartitionRun {
         properties: partition.clone(),
         budget: budget.clone(),
-        spent: monitor.analysis_cpu(clock),
+        spent: monitor.analysis_work(clock),
         refinements: monitor.refinements(),
         transitions: monitor.transitions(),
         finished,
@@ -321,7 +321,7 @@ pub fn baseline<A: Analysis>(
         }
         let left = total.map(|t| t.saturating_sub(clock.now().saturating_sub(started)));
         let budget = match left {
-            Some(l) => Budget::cpu(l / (order.len() - i) as u32),
+            Some(l) => Budget::work(l / (order.len() - i) as u32),
             None => Budget::unlimited(),
         };
         let single: BTreeSet<A::Property> = [*p].into();

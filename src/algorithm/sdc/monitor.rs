@@ -28,7 +28,7 @@ pub use crate::util::{process_cpu_time, thread_cpu_time};
 /// The amounts of each resource consumed for one property.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct Usage {
-    pub cpu: Duration,
+    pub work: Duration,
     pub refinements: u64,
     pub transitions: u64,
 }
@@ -87,7 +87,7 @@ impl<P: Copy + Eq + Hash> Monitor<P> {
     }
 
     /// `ut(at)`: analysis time since the start.
-    pub fn analysis_cpu(&self, clock: &dyn Clock) -> Duration {
+    pub fn analysis_work(&self, clock: &dyn Clock) -> Duration {
         clock.now().saturating_sub(self.started)
     }
 
@@ -125,7 +125,7 @@ impl<P: Copy + Eq + Hash> Monitor<P> {
         }
         let part = cpu / props.len() as u32;
         for p in props {
-            self.per_property.entry(p).or_default().cpu += part;
+            self.per_property.entry(p).or_default().work += part;
         }
     }
 
@@ -163,43 +163,44 @@ impl<P: Copy + Eq + Hash> Monitor<P> {
 /// A resource budget `β`.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Budget {
-    /// Analysis time for the run (`β_900` is 900 s); `None` does not restrict.
-    pub cpu: Option<Duration>,
+    /// Analysis time for the run (`β_900` is 900 s), in nominal seconds of
+    /// work; `None` does not restrict.
+    pub work: Option<Duration>,
     /// Per-property refinement rule (strategies S2 and S4); applies only while
     /// more than one property is enabled.
     pub refinement_rule: Option<RefinementRule>,
     /// Time the run's properties would have had in runs of their own:
-    /// `cpu` once per property of the partition, capped by what is left of
+    /// `work` once per property of the partition, capped by what is left of
     /// the overall limit. A stage whose one result decides all of them at
     /// once (LOOM's explicit-value stage) may draw on this pool instead of
-    /// the run's own budget; `None` is the run's `cpu`.
-    pub pooled_cpu: Option<Duration>,
+    /// the run's own budget; `None` is the run's `work`.
+    pub pooled_work: Option<Duration>,
     /// The analysis time each property's own work (`at_p`) may take
     /// in the run (S0 under an overall limit: an equal share of it, the
     /// share `baseline` starts each property with); a property past it
     /// leaves the precision (`exceeds`), even the last one. `None` does not
     /// restrict.
-    pub property_cpu: Option<Duration>,
+    pub property_work: Option<Duration>,
 }
 
 impl Budget {
     /// `β_⊤`: no restriction.
     pub fn unlimited() -> Self {
         Budget {
-            cpu: None,
+            work: None,
             refinement_rule: None,
-            pooled_cpu: None,
-            property_cpu: None,
+            pooled_work: None,
+            property_work: None,
         }
     }
 
     /// `β_t`: analysis time at most `t`.
-    pub fn cpu(limit: Duration) -> Self {
+    pub fn work(limit: Duration) -> Self {
         Budget {
-            cpu: Some(limit),
+            work: Some(limit),
             refinement_rule: None,
-            pooled_cpu: None,
-            property_cpu: None,
+            pooled_work: None,
+            property_work: None,
         }
     }
 
@@ -209,9 +210,9 @@ impl Budget {
     }
 
     /// The time a stage shared by all of the run's properties may use:
-    /// the pool when there is one, else the run's `cpu`.
-    pub fn shared_cpu(&self) -> Option<Duration> {
-        self.pooled_cpu.or(self.cpu)
+    /// the pool when there is one, else the run's `work`.
+    pub fn shared_work(&self) -> Option<Duration> {
+        self.pooled_work.or(self.work)
     }
 
     /// Whether the run as a whole must stop (its time is used up).
@@ -220,13 +221,13 @@ impl Budget {
         monitor: &Monitor<P>,
         clock: &dyn Clock,
     ) -> bool {
-        self.cpu
-            .is_some_and(|limit| monitor.analysis_cpu(clock) >= limit)
+        self.work
+            .is_some_and(|limit| monitor.analysis_work(clock) >= limit)
     }
 
     /// `exceeds(p)`: whether `p` must be removed from the precision
     /// `enabled`: whether the budget's refinement rule (S2, S4) drops it or
-    /// its own work used up [`Budget::property_cpu`].
+    /// its own work used up [`Budget::property_work`].
     pub fn exceeds<P: Copy + Eq + Hash + Ord>(
         &self,
         p: P,
@@ -238,14 +239,14 @@ impl Budget {
             || self.property_left(p, monitor) == Some(Duration::ZERO)
     }
 
-    /// What is left of `p`'s [`Budget::property_cpu`], if the budget has one.
+    /// What is left of `p`'s [`Budget::property_work`], if the budget has one.
     pub fn property_left<P: Copy + Eq + Hash>(
         &self,
         p: P,
         monitor: &Monitor<P>,
     ) -> Option<Duration> {
-        self.property_cpu
-            .map(|c| c.saturating_sub(monitor.usage(p).cpu))
+        self.property_work
+            .map(|c| c.saturating_sub(monitor.usage(p).work))
     }
 }
 
@@ -283,7 +284,7 @@ mod tests {
     fn cpu_budget_counts_from_the_monitor_start() {
         let clock = ManualClock(Cell::new(Duration::from_secs(100)));
         let m = Monitor::<u32>::start(&clock);
-        let b = Budget::cpu(Duration::from_secs(5));
+        let b = Budget::work(Duration::from_secs(5));
         clock.0.set(Duration::from_secs(104));
         assert!(!b.run_exhausted(&m, &clock));
         clock.0.set(Duration::from_secs(105));
@@ -298,7 +299,7 @@ mod tests {
         m.record_transition([3, 4]);
         m.record_refinement([5], Duration::from_millis(10));
         assert_eq!(m.relevant(), [3, 4].into());
-        assert_eq!(m.usage(5).cpu, Duration::from_millis(10));
+        assert_eq!(m.usage(5).work, Duration::from_millis(10));
         assert_eq!(m.transitions(), 1);
     }
 
@@ -309,9 +310,9 @@ mod tests {
         let ms = Duration::from_millis;
         m.charge([1, 2], ms(10));
         m.record_refinement([1], ms(4));
-        assert_eq!((m.usage(1).cpu, m.usage(2).cpu), (ms(9), ms(5)));
+        assert_eq!((m.usage(1).work, m.usage(2).work), (ms(9), ms(5)));
         let b = Budget {
-            property_cpu: Some(ms(9)),
+            property_work: Some(ms(9)),
             ..Budget::unlimited()
         };
         assert_eq!(b.property_left(2, &m), Some(ms(4)));

@@ -151,7 +151,7 @@ impl<P: Ord + Copy + std::fmt::Debug> Planner<P> {
     }
 
     fn phase_budget(&self) -> Budget {
-        Budget::cpu(self.config.phase_budget)
+        Budget::work(self.config.phase_budget)
     }
 
     fn uses_relevance(&self) -> bool {
@@ -227,7 +227,7 @@ impl<P: Ord + Copy + std::fmt::Debug> Planner<P> {
     /// [`Planner::next`] under an overall limit with `left` of it unused.
     ///
     /// S0's one partition has no budget of its own, but each property's own
-    /// work in it ([`Budget::property_cpu`]) may take only an equal share
+    /// work in it ([`Budget::property_work`]) may take only an equal share
     /// of the limit, the share `baseline` starts each property with: a
     /// property nobody decides costs what it costs one by one, not the
     /// whole limit.
@@ -249,12 +249,13 @@ impl<P: Ord + Copy + std::fmt::Debug> Planner<P> {
         let tried = self.tried_alone.len();
         let (partition, mut budget) = self.next(remaining)?;
         if self.strategy == Strategy::S0 {
-            budget.property_cpu = left.map(|l| l / partition.len().max(1) as u32);
+            budget.property_work = left.map(|l| l / partition.len().max(1) as u32);
         }
         let alone = self.tried_alone.len() > tried && self.config.share_unused;
-        if let (true, Some(left), Some(b), Some(p)) = (alone, left, budget.cpu, partition.first()) {
+        if let (true, Some(left), Some(b), Some(p)) = (alone, left, budget.work, partition.first())
+        {
             let slots = self.all.range(*p..).count().max(1);
-            budget.cpu = Some(b.max(left / slots as u32));
+            budget.work = Some(b.max(left / slots as u32));
         }
         Some((partition, budget))
     }
@@ -304,8 +305,8 @@ mod tests {
             .next_within(&set(&[1, 2, 3, 4]), Some(Duration::from_secs(60)))
             .unwrap();
         assert_eq!(part, set(&[1, 2, 3, 4]));
-        assert_eq!(b.cpu, None, "the run itself is bounded by the limit only");
-        assert_eq!(b.property_cpu, Some(Duration::from_secs(15)));
+        assert_eq!(b.work, None, "the run itself is bounded by the limit only");
+        assert_eq!(b.property_work, Some(Duration::from_secs(15)));
         let mut p = Planner::new(Strategy::S0, StrategyConfig::default());
         let (_, b) = p.next_within(&set(&[1, 2]), None).unwrap();
         assert_eq!(b, Budget::unlimited(), "no limit: the paper's S0");
@@ -313,7 +314,7 @@ mod tests {
         let (_, b) = p
             .next_within(&set(&[1, 2]), Some(Duration::from_secs(60)))
             .unwrap();
-        assert_eq!(b.property_cpu, None);
+        assert_eq!(b.property_work, None);
     }
 
     #[test]
@@ -321,15 +322,15 @@ mod tests {
         let mut p = Planner::new(Strategy::S1, config_of(10));
         let left = |s| Some(Duration::from_secs(s));
         let (_, b) = p.next_within(&set(&[1, 2, 3]), left(100)).unwrap();
-        assert_eq!(b.cpu, left(10), "the first phase keeps its budget");
+        assert_eq!(b.work, left(10), "the first phase keeps its budget");
         let (part, b) = p.next_within(&set(&[2, 3]), left(90)).unwrap();
-        assert_eq!((part, b.cpu), (set(&[2]), left(45)));
+        assert_eq!((part, b.work), (set(&[2]), left(45)));
         let (part, b) = p.next_within(&set(&[3]), left(15)).unwrap();
-        assert_eq!((part, b.cpu), (set(&[3]), left(15)));
+        assert_eq!((part, b.work), (set(&[3]), left(15)));
         let mut p = Planner::new(Strategy::S1, config_of(10));
         p.next_within(&set(&[1, 2, 3]), left(100)).unwrap();
         let (_, b) = p.next_within(&set(&[1, 2, 3]), left(12)).unwrap();
-        assert_eq!(b.cpu, left(10), "never less than the phase budget");
+        assert_eq!(b.work, left(10), "never less than the phase budget");
     }
 
     #[test]
@@ -341,11 +342,11 @@ mod tests {
         // three properties after it, as under `baseline`.
         let (part, b) = p.next_within(&set(&[1, 4]), left(90)).unwrap();
         assert_eq!(
-            (part, b.cpu),
+            (part, b.work),
             (set(&[1]), Some(Duration::from_millis(22_500)))
         );
         let (part, b) = p.next_within(&set(&[4]), left(80)).unwrap();
-        assert_eq!((part, b.cpu), (set(&[4]), left(80)));
+        assert_eq!((part, b.work), (set(&[4]), left(80)));
     }
 
     #[test]
@@ -358,7 +359,7 @@ mod tests {
         let left = |s| Some(Duration::from_secs(s));
         p.next_within(&set(&[1, 2, 3]), left(100)).unwrap();
         let (part, b) = p.next_within(&set(&[2, 3]), left(90)).unwrap();
-        assert_eq!((part, b.cpu), (set(&[2]), left(10)));
+        assert_eq!((part, b.work), (set(&[2]), left(10)));
     }
 
     fn config_of(secs: u64) -> StrategyConfig {
@@ -373,7 +374,7 @@ mod tests {
         let mut p = Planner::new(Strategy::S1, StrategyConfig::default());
         let (part, budget) = p.next(&set(&[1, 2, 3])).unwrap();
         assert_eq!(part, set(&[1, 2, 3]));
-        assert_eq!(budget.cpu, Some(Duration::from_secs(900)));
+        assert_eq!(budget.work, Some(Duration::from_secs(900)));
         assert!(budget.refinement_rule.is_none());
         assert!(
             p.resigned(&part).is_empty(),

@@ -96,8 +96,8 @@ impl Analysis for Scripted<'_> {
         }
         let need: u64 = self.enabled.iter().map(|p| self.props[p].cost).sum();
         let left = budget
-            .cpu
-            .map(|c| c.saturating_sub(monitor.analysis_cpu(clock)));
+            .work
+            .map(|c| c.saturating_sub(monitor.analysis_work(clock)));
         match left {
             Some(l) if l < Duration::from_secs(need) => {
                 self.clock.advance(l);
@@ -374,7 +374,7 @@ fn baseline_verifies_each_property_alone_with_a_share_of_the_time_left() {
         "one fresh analysis per property"
     );
     // 1 takes 10 s of its 100 s; 2 needs 500 s but gets (300 - 10) / 2 = 145 s.
-    assert_eq!(r.partitions[1].budget.cpu, Some(Duration::from_secs(145)));
+    assert_eq!(r.partitions[1].budget.work, Some(Duration::from_secs(145)));
     assert_eq!(
         verdicts(&r),
         vec![
