@@ -342,8 +342,8 @@ impl<'p> LoomAnalysis<'p> {
     /// drew from the pool, within the pool.
     fn cegar_budget(&self, budget: &Budget) -> Budget {
         let mut b = budget.clone();
-        if let (Some(cpu), Some(pool)) = (b.work, b.pooled_work) {
-            b.work = Some((cpu + self.partition.explicit_spent).min(pool.max(cpu)));
+        if let (Some(work), Some(pool)) = (b.work, b.pooled_work) {
+            b.work = Some((work + self.partition.explicit_spent).min(pool.max(work)));
         }
         b.work = b.work.map(|c| c.saturating_sub(self.partition.resumed));
         b
@@ -378,7 +378,7 @@ impl<'p> LoomAnalysis<'p> {
         // One complete exploration decides every open property of the
         // partition: it draws on what a few of them would have had alone.
         let shares = (EXPLICIT_SHARES / open.len() as f64).min(1.0);
-        let cpu = budget.shared_work().map(|b| {
+        let work = budget.shared_work().map(|b| {
             explicit_budget(
                 b.saturating_sub(monitor.analysis_work(clock))
                     .mul_f64(shares),
@@ -391,7 +391,7 @@ impl<'p> LoomAnalysis<'p> {
             &self.properties,
             &open,
             Limits {
-                work: cpu,
+                work,
                 max_states: EXPLICIT_MAX_STATES,
             },
             self.options.invariants,

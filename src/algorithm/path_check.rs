@@ -26,7 +26,7 @@ use crate::algorithm::cpa_algorithm::Step;
 use crate::algorithm::refine;
 use crate::algorithm::unsat_core::minimal_core;
 use crate::cfa::{LocId, Program};
-use crate::cpa::predicate::trace::{execute, pick_path, transition, Conditions, Trace};
+use crate::cpa::predicate::trace::{self, execute, pick_path, transition, Conditions, Trace};
 use crate::cpa::Transition;
 use crate::report::{CexStep, Counterexample};
 use crate::smt::interrupt::simplified;
@@ -83,7 +83,7 @@ pub fn check_path(
     }
     match feasible {
         SatResult::Unknown => PathCheck::Unknown,
-        SatResult::Sat => concrete_paths(enc, p, target, property, deadline, (&exec, &solver)),
+        SatResult::Sat => concrete_paths(enc, p, target, property, deadline, &exec, &solver),
         SatResult::Unsat => PathCheck::Infeasible(refine::candidates(enc, p, target, deadline)),
     }
 }
@@ -108,7 +108,8 @@ fn concrete_paths(
     target: &Trace,
     property: &str,
     deadline: Deadline,
-    (exec, solver): (&crate::cpa::predicate::trace::Execution, &Solver),
+    exec: &trace::Execution,
+    solver: &Solver,
 ) -> PathCheck {
     let mut first = None;
     for _ in 0..LDV_PATHS {

@@ -21,7 +21,6 @@ use crate::cpa::Cpa;
 use crate::smt::work::Deadline;
 use crate::spec::bound::BoundAutomaton;
 use crate::spec::PropertySet;
-use crate::util::thread_cpu_time;
 
 /// Limits of one reachability run.
 #[derive(Clone, Copy, Debug)]
@@ -37,7 +36,6 @@ pub struct Limits {
 pub struct RunStats {
     pub states: usize,
     pub transitions: u64,
-    pub cpu: Duration,
 }
 
 /// What one exploration under explicit values found.
@@ -70,7 +68,6 @@ pub fn explore(
     limits: Limits,
     loop_heads: bool,
 ) -> Exploration {
-    let started = thread_cpu_time();
     let mut out = Exploration::default();
     let cpa = LoomSetsCpa::new(program, automata, properties.to_vec());
     let start = program.start.expect("a program has a start");
@@ -145,7 +142,6 @@ pub fn explore(
             .collect();
     }
     out.stats.states = reached.nodes.len();
-    out.stats.cpu = thread_cpu_time().saturating_sub(started);
     out.transitions_taken = cpa.weaving.transitions_taken.borrow().clone();
     out
 }

@@ -34,7 +34,8 @@ pub struct SeStats {
     pub transitions: u64,
     pub solver_calls: u64,
     pub solver_s: f64,
-    pub cpu: Duration,
+    /// The run's work, in nominal seconds ([`crate::smt::work`]).
+    pub work: Duration,
     pub bound: u32,
 }
 
@@ -69,7 +70,7 @@ enum Round {
 /// Checks whether a location labelled `label` is reachable from the start,
 /// within `budget` of work in nominal seconds ([`crate::smt::work`]).
 pub fn check_label(program: &Program, label: &str, budget: Option<Duration>) -> SeResult {
-    let started = thread_cpu_time();
+    let started = crate::smt::work::now();
     let deadline = Deadline::within(budget);
     let targets = target_locations(program, &[label.to_string()]);
     let mut stats = SeStats::default();
@@ -78,7 +79,7 @@ pub fn check_label(program: &Program, label: &str, budget: Option<Duration>) -> 
     loop {
         stats.bound = k;
         let r = round(program, label, &targets, k, deadline, &mut stats);
-        stats.cpu = thread_cpu_time().saturating_sub(started);
+        stats.work = crate::smt::work::now().saturating_sub(started);
         match r {
             Round::Found(cex) => {
                 return SeResult {

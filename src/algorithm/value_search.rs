@@ -137,12 +137,38 @@ impl SearchResult {
 }
 
 /// An owned step of a path (woven operations are kept alive by the path).
+/// Steps are equal if they take the same edge or the same woven operation
+/// (by identity: one search shares each operation among all its states).
 #[derive(Clone)]
 pub(crate) enum PathStep {
     Edge(EdgeId),
     Enter(EdgeId),
     Return(EdgeId),
     Woven(Rc<WovenOp>),
+}
+
+impl PartialEq for PathStep {
+    fn eq(&self, other: &Self) -> bool {
+        match (self, other) {
+            (PathStep::Edge(a), PathStep::Edge(b))
+            | (PathStep::Enter(a), PathStep::Enter(b))
+            | (PathStep::Return(a), PathStep::Return(b)) => a == b,
+            (PathStep::Woven(a), PathStep::Woven(b)) => Rc::ptr_eq(a, b),
+            _ => false,
+        }
+    }
+}
+
+impl Eq for PathStep {}
+
+impl std::hash::Hash for PathStep {
+    fn hash<H: std::hash::Hasher>(&self, h: &mut H) {
+        std::mem::discriminant(self).hash(h);
+        match self {
+            PathStep::Edge(e) | PathStep::Enter(e) | PathStep::Return(e) => e.hash(h),
+            PathStep::Woven(op) => Rc::as_ptr(op).hash(h),
+        }
+    }
 }
 
 impl PathStep {
@@ -152,17 +178,6 @@ impl PathStep {
             Transition::Enter { call, .. } => PathStep::Enter(*call),
             Transition::Return { call, .. } => PathStep::Return(*call),
             Transition::Woven(op) => PathStep::Woven(Rc::clone(op)),
-        }
-    }
-
-    /// The step as a key: the edge, or the woven operation's identity
-    /// (one search shares each operation among all its states).
-    fn key(&self) -> (u8, usize) {
-        match self {
-            PathStep::Edge(e) => (0, e.0 as usize),
-            PathStep::Enter(e) => (1, e.0 as usize),
-            PathStep::Return(e) => (2, e.0 as usize),
-            PathStep::Woven(op) => (3, Rc::as_ptr(op) as usize),
         }
     }
 
@@ -260,7 +275,6 @@ pub fn search(
         open: enabled.clone(),
         unfinished: enabled.clone(),
         refuted: HashSet::default(),
-        refuted_paths: Vec::new(),
         rounds,
         out,
     };
@@ -297,11 +311,9 @@ struct Search<'a, 'p> {
     open: PropertySet,
     /// The open properties the last round still looked for.
     unfinished: PropertySet,
-    /// The error paths refuted so far, by their steps' keys, and the
-    /// paths themselves (their woven operations stay alive, so no other
-    /// operation takes an address a key names).
-    refuted: HashSet<Vec<(u8, usize)>>,
-    refuted_paths: Vec<Vec<PathStep>>,
+    /// The error paths refuted so far (holding their woven operations,
+    /// so no other operation takes the address of one of them).
+    refuted: HashSet<Vec<PathStep>>,
     rounds: Rounds,
     out: SearchResult,
 }
@@ -453,15 +465,13 @@ impl<'p> Search<'_, 'p> {
         name: &str,
         deadline: Deadline,
     ) -> PathCheck {
-        let key: Vec<(u8, usize)> = owned.iter().map(PathStep::key).collect();
-        if self.refuted.contains(&key) {
+        if self.refuted.contains(owned) {
             return PathCheck::Infeasible(Vec::new());
         }
         self.out.paths_checked += 1;
         let check = concrete_check(&self.enc, self.program, path, name, deadline);
         if matches!(check, PathCheck::Infeasible(_)) {
-            self.refuted.insert(key);
-            self.refuted_paths.push(owned.to_vec());
+            self.refuted.insert(owned.to_vec());
         }
         check
     }

@@ -457,13 +457,12 @@ fn symexec_phase(
         if !analysis_gave_up || decided || left().is_some_and(|l| l.is_zero()) {
             continue;
         }
-        let w0 = crate::smt::work::now();
         let se = symexec::check_label(program, label, left());
         work.transitions += se.stats.transitions;
         work.solver_calls += se.stats.solver_calls;
         work.solver_s += se.stats.solver_s;
         let r = &mut results[i];
-        r.work_s += crate::smt::work::now().saturating_sub(w0).as_secs_f64();
+        r.work_s += se.stats.work.as_secs_f64();
         if se.verdict != Verdict::Unknown {
             r.verdict = se.verdict;
             r.reason = se.reason;

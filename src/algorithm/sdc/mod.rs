@@ -226,10 +226,10 @@ pub fn sdc<A: Analysis>(
     }
 }
 
-/// The time `n` properties with a run budget of `cpu` each would have
+/// The time `n` properties with a run budget of `work` each would have
 /// had alone, capped by what is `left` of the overall limit.
-fn pooled(cpu: Option<Duration>, n: usize, left: Option<Duration>) -> Option<Duration> {
-    let pool = cpu?.saturating_mul(n.max(1) as u32);
+fn pooled(work: Option<Duration>, n: usize, left: Option<Duration>) -> Option<Duration> {
+    let pool = work?.saturating_mul(n.max(1) as u32);
     Some(left.map_or(pool, |l| pool.min(l)))
 }
 

@@ -107,23 +107,23 @@ impl<P: Copy + Eq + Hash> Monitor<P> {
     }
 
     /// Records one refinement of a counterexample violating `props`, which
-    /// took `cpu` ([`Monitor::charge`]d to them).
-    pub fn record_refinement(&mut self, props: impl IntoIterator<Item = P>, cpu: Duration) {
+    /// took `work` ([`Monitor::charge`]d to them).
+    pub fn record_refinement(&mut self, props: impl IntoIterator<Item = P>, work: Duration) {
         self.refinements += 1;
         let props: Vec<P> = props.into_iter().collect();
         for p in &props {
             self.per_property.entry(*p).or_default().refinements += 1;
         }
-        self.charge(props, cpu);
+        self.charge(props, work);
     }
 
-    /// Attributes `cpu` of analysis time to `props`, in equal parts.
-    pub fn charge(&mut self, props: impl IntoIterator<Item = P>, cpu: Duration) {
+    /// Attributes `work` of analysis time to `props`, in equal parts.
+    pub fn charge(&mut self, props: impl IntoIterator<Item = P>, work: Duration) {
         let props: Vec<P> = props.into_iter().collect();
         if props.is_empty() {
             return;
         }
-        let part = cpu / props.len() as u32;
+        let part = work / props.len() as u32;
         for p in props {
             self.per_property.entry(p).or_default().work += part;
         }
@@ -281,7 +281,7 @@ mod tests {
     }
 
     #[test]
-    fn cpu_budget_counts_from_the_monitor_start() {
+    fn a_work_budget_counts_from_the_monitor_start() {
         let clock = ManualClock(Cell::new(Duration::from_secs(100)));
         let m = Monitor::<u32>::start(&clock);
         let b = Budget::work(Duration::from_secs(5));
