@@ -240,7 +240,7 @@ fn path_of(node: &Node) -> Vec<PathStep> {
 }
 
 /// Replays `witness` (its last waypoint the target) for `property` of
-/// `program`, whose input file's text is `source`, within `cpu` of work
+/// `program`, whose input file's text is `source`, within `budget` of work
 /// in nominal seconds.
 pub fn replay(
     program: &Program,
@@ -249,7 +249,7 @@ pub fn replay(
     name: &str,
     witness: &ViolationWitness,
     source: &str,
-    cpu: Option<Duration>,
+    budget: Option<Duration>,
 ) -> Replay {
     let enabled: PropertySet = [property.id].into_iter().collect();
     let enc = Encoder::new(program);
@@ -284,7 +284,7 @@ pub fn replay(
         target,
         pins: pins_of(&search.result_ops, search.route.waypoints),
         under_ldv_assumptions: witness.under_ldv_assumptions,
-        deadline: Deadline::within(cpu),
+        deadline: Deadline::within(budget),
         checks: 0,
         last_check: None,
     };

@@ -74,10 +74,10 @@ pub struct SearchBudget {
 }
 
 impl SearchBudget {
-    /// The states `cpu` nominally stands for, until `deadline`.
-    pub fn nominal(cpu: Option<Duration>, deadline: Deadline) -> Self {
+    /// The states `work` nominally stands for, until `deadline`.
+    pub fn nominal(work: Option<Duration>, deadline: Deadline) -> Self {
         SearchBudget {
-            states: cpu.map(|c| (c.as_secs_f64() * STATES_PER_SECOND) as u64),
+            states: work.map(|c| (c.as_secs_f64() * STATES_PER_SECOND) as u64),
             deadline,
         }
     }

@@ -67,13 +67,13 @@ pub struct VerifySettings {
 
 impl VerifySettings {
     pub fn new(
-        cpu: Option<Duration>,
+        work: Option<Duration>,
         properties: usize,
         phase_budget: Option<Duration>,
         refinement_rule: RefinementRule,
         predicate_scope: PredicateScope,
     ) -> Self {
-        let mut config = match (phase_budget, cpu) {
+        let mut config = match (phase_budget, work) {
             (Some(b), _) => StrategyConfig {
                 phase_budget: b,
                 ..StrategyConfig::default()
@@ -83,7 +83,7 @@ impl VerifySettings {
         };
         config.refinement_rule = refinement_rule;
         VerifySettings {
-            work: cpu,
+            work,
             config,
             predicate_scope,
             phase_budget,
