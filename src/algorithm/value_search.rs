@@ -646,9 +646,10 @@ mod tests {
     #[test]
     fn a_path_refuted_in_one_round_is_not_checked_again_in_the_next() {
         // The loop's unknown bound makes every round bounded, so all three
-        // run; each proposes its first two error paths, and the deeper
-        // rounds begin with the paths the first refuted.
-        let src = "int main(void) { int x; int *p = &x; *p = 1; int n = nondet(); int i; for (i = 0; i < n; i++) { } if (x == 2) { ERROR: ; } return 0; }";
+        // run; each proposes its first two error paths (`i`, read at the
+        // error, tells them apart), and the deeper rounds begin with the
+        // paths the first refuted.
+        let src = "int main(void) { int x; int *p = &x; *p = 1; int n = nondet(); int i; for (i = 0; i < n; i++) { } if (x == 2) { ERROR: n = i; } return 0; }";
         let r = search_label(src, "ERROR");
         assert!(r.counterexamples.is_empty());
         assert!(r.paths_checked >= 2, "the first round checked its paths");

@@ -18,6 +18,7 @@
 
 pub mod dot;
 pub mod effects;
+pub mod liveness;
 pub mod loops;
 pub mod print;
 
