@@ -510,15 +510,12 @@ impl<'p> ValueCpa<'p> {
         }
     }
 
-    /// `v != 0`, kept for pointers only: an integer's non-zero values are
-    /// too many to tell apart from unknown ones, and keeping them would
-    /// split states that are the same for every test the program makes
-    /// against a constant.
+    /// `v != 0`, for pointers and integers alike: an error code tested
+    /// where it is made (`if (err != 0) return err;`) decides the caller's
+    /// test of the result. (A fact kept after its last test would split
+    /// states; dead variables are forgotten.)
     fn non_zero(&self, v: VarId) -> Option<(VarId, Known)> {
-        let p = self.program;
-        p.types
-            .is_pointer(p.var(v).ty)
-            .then_some((v, Known::NonZero))
+        Some((v, Known::NonZero))
     }
 
     /// `s` without what it knows of the locals dead at `at`.
@@ -820,6 +817,14 @@ mod tests {
         // branches disagree on.
         assert_eq!(verdict(&format!("{ext} int main(void) {{ char *p = kmalloc(8); if (p == 0) {{ ERROR: ; }} return 0; }}")), Verdict::Unknown);
         assert_eq!(verdict(&format!("{ext} int main(void) {{ char *p = 0; while (nd()) {{ p = kmalloc(8); if (p) break; }} if (p) {{ ERROR: ; }} return 0; }}")), Verdict::Unknown);
+    }
+
+    #[test]
+    fn a_callee_s_non_zero_result_is_known_to_its_caller() {
+        // `init` fails with its nondeterministic `err` once it is known to
+        // be non-zero; the caller's test of the result is then decided.
+        let src = "int nd(void); int failed; static int init(void) { int err; err = nd(); if (err != 0) { failed = 1; return err; } return 0; } int main(void) { int tmp; tmp = init(); if (!(tmp != 0)) { if (failed) { ERROR: ; } } return 0; }";
+        assert_eq!(verdict(src), Verdict::True);
     }
 
     #[test]
