@@ -17,24 +17,20 @@ use super::{EdgeOp, LocId, Program};
 use crate::ir::{Expr, ExprKind, FuncId, Scope, VarId};
 
 /// Which covered locals are live at each location.
+#[derive(Clone, Debug)]
 pub struct Liveness {
-    /// Per variable, its index among its function's covered locals
-    /// (`NONE` if not covered), and that function.
-    index: Vec<u32>,
-    owner: Vec<FuncId>,
-    /// Per location, its function.
-    func: Vec<FuncId>,
-    /// Per location, its live covered locals as bits over those indices.
-    live: Vec<Vec<u64>>,
+    /// Per variable, if covered: its function and its bit among that
+    /// function's covered locals.
+    slot: Vec<Option<(FuncId, u32)>>,
+    /// Per location, its function and its live covered locals as bits.
+    live: Vec<(FuncId, Vec<u64>)>,
 }
 
-const NONE: u32 = u32::MAX;
-
 impl Liveness {
-    /// The live locals of every location of `p`.
-    pub fn of(p: &Program) -> Self {
-        let mut index = vec![NONE; p.vars.len()];
-        let mut owner = vec![FuncId(u32::MAX); p.vars.len()];
+    /// The live locals of every location of `p` (computed once per
+    /// program: [`Program::liveness`]).
+    pub(super) fn of(p: &Program) -> Self {
+        let mut slot = vec![None; p.vars.len()];
         let mut counts = vec![0u32; p.functions.len()];
         for f in &p.functions {
             let Some(body) = &f.body else { continue };
@@ -48,41 +44,43 @@ impl Liveness {
                     } => func,
                     _ => continue,
                 };
-                if var.address_taken || Some(v) == body.ret_var || index[v.0 as usize] != NONE {
+                if var.address_taken || Some(v) == body.ret_var || slot[v.0 as usize].is_some() {
                     continue;
                 }
                 let n = &mut counts[func.0 as usize];
-                index[v.0 as usize] = *n;
-                owner[v.0 as usize] = func;
+                slot[v.0 as usize] = Some((func, *n));
                 *n += 1;
             }
         }
-        let words = |l: LocId| (counts[p.loc(l).func.0 as usize] as usize).div_ceil(64);
-        let mut live: Vec<Vec<u64>> = (0..p.locations.len())
-            .map(|l| vec![0; words(LocId(l as u32))])
-            .collect();
         let mut liveness = Liveness {
-            index,
-            owner,
-            func: p.locations.iter().map(|l| l.func).collect(),
-            live: Vec::new(),
+            slot,
+            live: p
+                .locations
+                .iter()
+                .map(|l| {
+                    (
+                        l.func,
+                        vec![0; (counts[l.func.0 as usize] as usize).div_ceil(64)],
+                    )
+                })
+                .collect(),
         };
         let mut work: Vec<LocId> = (0..p.locations.len() as u32).map(LocId).collect();
         let mut queued = vec![true; p.locations.len()];
+        let mut out = Vec::new();
         while let Some(l) = work.pop() {
             queued[l.0 as usize] = false;
-            let mut now = vec![0u64; live[l.0 as usize].len()];
+            let mut now = vec![0u64; liveness.live[l.0 as usize].1.len()];
             for &e in p.outgoing(l) {
                 let edge = p.edge(e);
-                let mut out = live[edge.to.0 as usize].clone();
-                out.resize(now.len(), 0);
+                out.clone_from(&liveness.live[edge.to.0 as usize].1);
                 liveness.transfer(&edge.op, &mut out);
                 for (w, o) in now.iter_mut().zip(&out) {
                     *w |= o;
                 }
             }
-            if now != live[l.0 as usize] {
-                live[l.0 as usize] = now;
+            if now != liveness.live[l.0 as usize].1 {
+                liveness.live[l.0 as usize].1 = now;
                 for &e in p.incoming(l) {
                     let from = p.edge(e).from;
                     if !queued[from.0 as usize] {
@@ -92,20 +90,17 @@ impl Liveness {
                 }
             }
         }
-        liveness.live = live;
         liveness
     }
 
     /// Whether `v` is a covered local of `l`'s function that is dead at
     /// `l` (the locals of other functions, callers' included, are not).
     pub fn is_dead(&self, l: LocId, v: VarId) -> bool {
-        let i = self.index[v.0 as usize];
-        if i == NONE || self.owner[v.0 as usize] != self.func[l.0 as usize] {
+        let Some(&Some((func, bit))) = self.slot.get(v.0 as usize) else {
             return false;
-        }
-        let live = &self.live[l.0 as usize];
-        live.get(i as usize / 64)
-            .is_some_and(|w| w & (1 << (i % 64)) == 0)
+        };
+        let (at, live) = &self.live[l.0 as usize];
+        *at == func && live[bit as usize / 64] & (1 << (bit % 64)) == 0
     }
 
     /// Live before an edge with operation `op`, given `set` live after it.
@@ -143,10 +138,15 @@ impl Liveness {
         }
     }
 
+    /// The word and bit of `v` in a set, if it is covered.
+    fn bit(&self, v: VarId) -> Option<(usize, u64)> {
+        let (_, bit) = self.slot[v.0 as usize]?;
+        Some((bit as usize / 64, 1 << (bit % 64)))
+    }
+
     fn clear(&self, set: &mut [u64], v: VarId) {
-        let i = self.index[v.0 as usize];
-        if let Some(w) = set.get_mut(i as usize / 64).filter(|_| i != NONE) {
-            *w &= !(1 << (i % 64));
+        if let Some((w, b)) = self.bit(v) {
+            set[w] &= !b;
         }
     }
 
@@ -154,9 +154,8 @@ impl Liveness {
     fn read(&self, e: &Expr, set: &mut [u64]) {
         e.walk(&mut |x| {
             if let ExprKind::Var(v) = x.kind {
-                let i = self.index[v.0 as usize];
-                if let Some(w) = set.get_mut(i as usize / 64).filter(|_| i != NONE) {
-                    *w |= 1 << (i % 64);
+                if let Some((w, b)) = self.bit(v) {
+                    set[w] |= b;
                 }
             }
         });
@@ -165,14 +164,13 @@ impl Liveness {
 
 #[cfg(test)]
 mod tests {
-    use super::Liveness;
     use crate::frontend::{parse_source, FrontendOptions};
 
     #[test]
     fn a_local_is_live_from_its_write_to_its_last_read_only() {
         let src = "int nd(void); int g; void f(void) { g = 3; } int main(void) { int a; int b; a = nd(); b = a + 1; if (b) { g = 1; } a = 2; f(); return a; }";
         let p = parse_source("t.c", src, &FrontendOptions::default()).unwrap();
-        let live = Liveness::of(&p);
+        let live = p.liveness();
         let main = p.func_by_name("main").unwrap();
         let var = |name: &str| {
             (0..p.vars.len() as u32)

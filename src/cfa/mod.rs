@@ -140,6 +140,10 @@ pub struct Program {
     /// decides nothing and is not here).
     #[serde(skip)]
     pub branch_outcomes: crate::hash::HashMap<EdgeId, bool>,
+    /// The live locals of each location, computed on first use
+    /// ([`Program::liveness`]) and dropped when locations or edges change.
+    #[serde(skip)]
+    liveness: std::sync::OnceLock<liveness::Liveness>,
 }
 
 impl Program {
@@ -181,7 +185,13 @@ impl Program {
             .unwrap_or("?")
     }
 
+    /// Which locals are live where ([`liveness`]), computed once.
+    pub fn liveness(&self) -> &liveness::Liveness {
+        self.liveness.get_or_init(|| liveness::Liveness::of(self))
+    }
+
     pub fn add_location(&mut self, loc: Location) -> LocId {
+        self.liveness.take();
         self.locations.push(loc);
         self.out_edges.push(Vec::new());
         self.in_edges.push(Vec::new());
@@ -189,6 +199,7 @@ impl Program {
     }
 
     pub fn add_edge(&mut self, edge: Edge) -> EdgeId {
+        self.liveness.take();
         let id = EdgeId(self.edges.len() as u32);
         self.out_edges[edge.from.0 as usize].push(id);
         self.in_edges[edge.to.0 as usize].push(id);
@@ -198,6 +209,7 @@ impl Program {
 
     /// Makes edge `e` leave from `from` instead of its current source.
     pub fn move_edge_source(&mut self, e: EdgeId, from: LocId) {
+        self.liveness.take();
         let old = self.edges[e.0 as usize].from;
         self.out_edges[old.0 as usize].retain(|&x| x != e);
         self.out_edges[from.0 as usize].push(e);

@@ -191,9 +191,9 @@ pub struct ValueCpa<'p> {
     globals: Vec<VarId>,
     /// Tracked locals (including parameters and temporaries) of each function.
     locals: Vec<Vec<VarId>>,
-    /// The locals a later step may read ([`Liveness`]): what is known of
-    /// the others is forgotten.
-    liveness: Liveness,
+    /// The locals a later step may read (the program's [`Liveness`]): what
+    /// is known of the others is forgotten.
+    liveness: &'p Liveness,
 }
 
 impl<'p> ValueCpa<'p> {
@@ -229,7 +229,7 @@ impl<'p> ValueCpa<'p> {
             tracked,
             globals,
             locals,
-            liveness: Liveness::of(program),
+            liveness: program.liveness(),
         }
     }
 

@@ -122,9 +122,10 @@ pub(super) fn lower(
     hints: layout::TextHints,
 ) -> Result<Program> {
     let mut l = Lowerer {
-        p: Program {
-            files,
-            ..Program::default()
+        p: {
+            let mut p = Program::default();
+            p.files = files;
+            p
         },
         map,
         options,
