@@ -16,7 +16,10 @@
 //!    have had alone, once per property; a joint search runs its first
 //!    loop bound only, and the properties it leaves undecided are searched
 //!    alone through every bound) proposes concrete error paths;
-//!    one that the exact re-execution confirms is a counterexample.
+//!    one that the exact re-execution confirms is a counterexample. A
+//!    round of the search that reaches its fixed point without an error
+//!    state proves the properties it looked for (the explicit stage
+//!    reached their errors only through a join at a loop head).
 //! 2. CEGAR over the LOOM composite with the predicate analysis
 //!    ([`super::cegar`]): counterexamples, refinements counted per property
 //!    in the monitor, properties withdrawn by `exceeds` (the S2 rule).
@@ -42,9 +45,10 @@ use crate::algorithm::invariants;
 use crate::algorithm::reachability::{self, Limits};
 use crate::algorithm::sdc::{self, Budget, Clock, Monitor};
 use crate::algorithm::value_search::{self, Rounds, SearchBudget};
-use crate::cfa::Program;
+use crate::cfa::{LocId, Program};
 use crate::cpa::loom::LoomProperty;
 use crate::cpa::predicate::abstraction::PredicateScope;
+use crate::cpa::value::Values;
 use crate::hash::HashMap;
 use crate::report::Counterexample;
 use crate::smt::work::Deadline;
@@ -293,6 +297,22 @@ impl<'p> LoomAnalysis<'p> {
         }
     }
 
+    /// Keeps, for the properties `proved` by a fixed point under explicit
+    /// values, what its states at loop heads know (with
+    /// [`LoomOptions::invariants`]).
+    fn keep_value_invariants(&mut self, proved: &PropertySet, loop_heads: &[(LocId, Values)]) {
+        if !self.options.invariants || proved.is_empty() {
+            return;
+        }
+        let mut names = invariants::Names::new(self.program);
+        let states = loop_heads.iter().map(|(loc, values)| {
+            let f = self.program.loc(*loc).func;
+            (*loc, Some(invariants::of_values(values, f, &mut names)))
+        });
+        let found = invariants::collect(self.program, states);
+        self.keep_invariants(proved.iter(), found);
+    }
+
     /// Starts from the predicates `other` had when it gave up the last
     /// property LDV's assumptions may decide ([`LoomAnalysis::ldv_infeasible`];
     /// of the same program and automata): the analysis under LDV's
@@ -372,7 +392,7 @@ impl<'p> LoomAnalysis<'p> {
         let start = monitor.analysis_work(clock);
         if self.explicit.too_large(&open) {
             let reached = open.intersection(&self.explicit.reached);
-            report.counterexamples = self.value_search(&reached, budget, monitor, clock);
+            self.value_search(&reached, budget, monitor, clock, &mut report);
             return report;
         }
         // One complete exploration decides every open property of the
@@ -415,25 +435,19 @@ impl<'p> LoomAnalysis<'p> {
         monitor.charge(open.iter(), self.partition.explicit_spent);
         if ex.complete {
             report.proven = open.iter().filter(|p| !ex.hit.contains(*p)).collect();
-            if self.options.invariants && !report.proven.is_empty() {
-                let mut names = invariants::Names::new(self.program);
-                let states = ex.loop_heads.iter().map(|(loc, values)| {
-                    let f = self.program.loc(*loc).func;
-                    (*loc, Some(invariants::of_values(values, f, &mut names)))
-                });
-                let found = invariants::collect(self.program, states);
-                self.keep_invariants(report.proven.iter().copied(), found);
-            }
+            let proven: PropertySet = report.proven.iter().copied().collect();
+            self.keep_value_invariants(&proven, &ex.loop_heads);
         }
         self.explicit.reached = self.explicit.reached.union(&ex.hit);
         let searched = open.intersection(&ex.hit);
         // The search's time is the run's: the CEGAR stage has less.
-        report.counterexamples = self.value_search(&searched, budget, monitor, clock);
+        self.value_search(&searched, budget, monitor, clock, &mut report);
         report
     }
 
     /// The value search for the errors of `hit` the explicit values
-    /// reached: its counterexamples, each with the properties it violates.
+    /// reached: its counterexamples, each with the properties it violates,
+    /// and the properties its fixed point proves, go into `report`.
     ///
     /// Errors the explicit values reach may be reachable for real: a
     /// search without merging proposes concrete paths to them. Once per
@@ -449,10 +463,11 @@ impl<'p> LoomAnalysis<'p> {
         budget: &Budget,
         monitor: &mut Monitor<PropertyId>,
         clock: &dyn Clock,
-    ) -> Vec<(BTreeSet<PropertyId>, Counterexample)> {
+        report: &mut sdc::RunReport<PropertyId, Counterexample>,
+    ) {
         let hit = hit.difference(&self.explicit.searched);
         if hit.is_empty() {
-            return Vec::new();
+            return;
         }
         let t0 = clock.now();
         // The search serves the properties it looks for: it draws on their
@@ -512,10 +527,11 @@ impl<'p> LoomAnalysis<'p> {
         }
         if tracing() {
             eprintln!(
-                "value search: {} states, {} paths checked, {} counterexamples",
+                "value search: {} states, {} paths checked, {} counterexamples, {} proved",
                 found.states,
                 found.paths_checked,
-                found.counterexamples.len()
+                found.counterexamples.len(),
+                found.proven.len()
             );
         }
         // A search cut short by its budget is tried again for those
@@ -526,11 +542,14 @@ impl<'p> LoomAnalysis<'p> {
         self.work.transitions += found.transitions;
         self.count_states(found.states);
         monitor.charge(hit.iter(), clock.now().saturating_sub(t0));
-        found
-            .counterexamples
-            .into_iter()
-            .map(|(props, cex)| (props.iter().collect(), cex))
-            .collect()
+        self.keep_value_invariants(&found.proven, &found.loop_heads);
+        report.proven.extend(found.proven.iter());
+        report.counterexamples.extend(
+            found
+                .counterexamples
+                .into_iter()
+                .map(|(props, cex)| (props.iter().collect(), cex)),
+        );
     }
 }
 

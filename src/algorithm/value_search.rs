@@ -18,13 +18,24 @@
 //! shortest paths in every round (on ems_usb 010 the two shortest paths to
 //! 68_1a are infeasible, the first depth-first one is not).
 //!
-//! The search under-approximates nothing and proves nothing: it only
-//! proposes paths. A path reaching an error is re-executed alone on the
-//! exact encoding ([`path_check::concrete_check`]); FALSE comes only from a
-//! feasible, exactly encoded path. This finds the errors behind
-//! constant-bound loops (module initialisation filling tables, ...) that
-//! predicate abstraction would reach only after one refinement per
+//! The search proposes paths: a path reaching an error is re-executed
+//! alone on the exact encoding ([`path_check::concrete_check`]); FALSE
+//! comes only from a feasible, exactly encoded path. This finds the errors
+//! behind constant-bound loops (module initialisation filling tables, ...)
+//! that predicate abstraction would reach only after one refinement per
 //! iteration.
+//!
+//! A round that nothing cut (no loop head past its bound, no limit of
+//! states, budget or time) and that reached no error state is a fixed
+//! point: every state it reached had all its successors formed, each one
+//! over-approximates the program's step as the explicit stage's do (the
+//! same value analysis and weaving, without the joins that keep that
+//! stage finite). It proves every property the round looked for, as the
+//! explicit stage's fixed point does ([`SearchResult::proven`]); that is
+//! what decides a property whose error the explicit stage reached only
+//! through a join at a loop head of constant bound (a counter incremented
+//! ten times and decremented ten times), where CEGAR would need one
+//! refinement per iteration.
 
 use std::collections::VecDeque;
 use std::hash::BuildHasher;
@@ -114,6 +125,12 @@ pub struct SearchResult {
     /// proposed was neither feasible nor infeasible (imprecise, or its
     /// check ran out of time).
     pub inconclusive: PropertySet,
+    /// The properties a round proved: it reached its fixed point without
+    /// reaching an error state.
+    pub proven: PropertySet,
+    /// Of a round that proved something: the location and values of every
+    /// state it reached at a loop head (what the proof knows there).
+    pub loop_heads: Vec<(LocId, Values)>,
 }
 
 impl SearchResult {
@@ -132,6 +149,10 @@ impl SearchResult {
         self.unfinished.remove(p);
         if alone.unfinished.contains(p) {
             self.unfinished.insert(p);
+        }
+        if alone.proven.contains(p) {
+            self.proven.insert(p);
+            self.loop_heads.extend(alone.loop_heads);
         }
     }
 }
@@ -331,6 +352,12 @@ struct Round {
     states: usize,
     /// Whether the loop bound or the state limit cut a path.
     bounded: bool,
+    /// Whether the budget or the time left a reached state unexpanded.
+    cut: bool,
+    /// Whether an error state was reached (it is not expanded).
+    hit: bool,
+    /// The states reached at loop heads, in the order reached.
+    heads: Vec<LoomState<Values>>,
 }
 
 impl<'p> Search<'_, 'p> {
@@ -351,6 +378,9 @@ impl<'p> Search<'_, 'p> {
             seen: HashMap::default(),
             states: 0,
             bounded: false,
+            cut: false,
+            hit: false,
+            heads: Vec::new(),
         };
         let mut frontier = VecDeque::from([Node {
             state: self.cpa.initial_state(start),
@@ -364,6 +394,7 @@ impl<'p> Search<'_, 'p> {
         };
         while let Some(node) = next(&mut frontier) {
             if round.states.is_multiple_of(64) && self.deadline.passed() {
+                round.cut = true;
                 break;
             }
             if round.states > MAX_STATES || round.prec.enabled.is_empty() {
@@ -371,18 +402,36 @@ impl<'p> Search<'_, 'p> {
                 break;
             }
             if self.cpa.is_target(&node.state) {
+                round.hit = true;
                 self.check_target(&node, &mut round);
                 continue;
             }
             // The states reached are checked; no more are made.
             if self.states_left == Some(0) {
+                round.cut = true;
                 continue;
             }
             self.expand(&node, &mut round, &mut frontier);
         }
+        if !(round.bounded || round.cut || round.hit) {
+            self.prove(&round);
+        }
         self.out.states = self.out.states.max(round.states);
         self.unfinished = round.prec.enabled.intersection(&self.open);
         round.bounded
+    }
+
+    /// Takes the fixed point `round` reached without an error state as the
+    /// proof of the properties it looked for, with what it knows at loop
+    /// heads.
+    fn prove(&mut self, round: &Round) {
+        self.out.proven = self.out.proven.union(&round.prec.enabled);
+        self.open = self.open.difference(&round.prec.enabled);
+        self.out.loop_heads = round
+            .heads
+            .iter()
+            .map(|s| (s.loc, s.data.clone()))
+            .collect();
     }
 
     /// Checks the error path to a target `node` exactly: a counterexample
@@ -487,7 +536,8 @@ impl<'p> Search<'_, 'p> {
                     continue;
                 };
                 let mut visits = node.visits.clone();
-                if succ.pending.is_none() && self.program.loc(succ.loc).loop_head {
+                let head = succ.pending.is_none() && self.program.loc(succ.loc).loop_head;
+                if head {
                     let n = visits.get(&succ.loc).copied().unwrap_or(0) + 1;
                     if n > round.k {
                         round.bounded = true;
@@ -504,6 +554,9 @@ impl<'p> Search<'_, 'p> {
                     continue;
                 }
                 same.push(succ.clone());
+                if head {
+                    round.heads.push(succ.clone());
+                }
                 round.states += 1;
                 self.out.explored += 1;
                 if let Some(n) = &mut self.states_left {
@@ -622,10 +675,73 @@ mod tests {
     }
 
     #[test]
-    fn an_unreachable_error_gives_no_counterexample() {
+    fn an_unreachable_error_behind_a_constant_bound_loop_is_proved() {
         let src = "int main(void) { int i; int n = 0; for (i = 0; i < 10; i++) n++; if (n != 10) { ERROR: ; } return 0; }";
         let r = search_label(src, "ERROR");
         assert!(r.counterexamples.is_empty());
+        let enabled: PropertySet = [PropertyId(0)].into_iter().collect();
+        assert_eq!(
+            r.proven, enabled,
+            "the second round reached its fixed point"
+        );
+        let heads: Vec<i128> = r
+            .loop_heads
+            .iter()
+            .filter_map(|(_, v)| {
+                v.iter().find_map(|(_, k)| match k {
+                    crate::cpa::value::Known::Exactly(x) => Some(x),
+                    _ => None,
+                })
+            })
+            .collect();
+        assert!(heads.len() >= 11, "one state per iteration: {heads:?}");
+        // Ten iterations are past the first bound: that round proves nothing.
+        assert!(search_label_rounds(src, "ERROR", Rounds::First)
+            .proven
+            .is_empty());
+    }
+
+    #[test]
+    fn a_search_cut_short_or_reaching_an_error_proves_nothing() {
+        let unbounded = "int nondet(void); int main(void) { int i; int n = nondet(); int c = 0; for (i = 0; i < n; i++) c = 1; if (c == 2) { ERROR: ; } return 0; }";
+        assert!(search_label(unbounded, "ERROR").proven.is_empty());
+        // Refuted by the exact check, but reached: no fixed point without it.
+        let refuted =
+            "int main(void) { int x; int *p = &x; *p = 1; if (x == 2) { ERROR: ; } return 0; }";
+        assert!(search_label(refuted, "ERROR").proven.is_empty());
+        let p = parse_source(
+            "t.c",
+            "int main(void) { int i; for (i = 0; i < 3; i++) { } if (i != 3) { ERROR: ; } return 0; }",
+            &FrontendOptions::default(),
+        )
+        .unwrap();
+        let props = vec![LoomProperty {
+            id: PropertyId(0),
+            goal: LoomGoal::Label("ERROR".into()),
+        }];
+        let enabled: PropertySet = [PropertyId(0)].into_iter().collect();
+        let run = |states| {
+            let budget = SearchBudget {
+                states,
+                ..UNBOUNDED
+            };
+            search(
+                &p,
+                &[],
+                &props,
+                &["ERROR".into()],
+                &enabled,
+                budget,
+                Rounds::All,
+            )
+        };
+        let whole = run(None);
+        assert_eq!(whole.proven, enabled);
+        let short = run(Some(whole.explored - 1));
+        assert!(
+            short.proven.is_empty(),
+            "the budget left a state unexpanded"
+        );
     }
 
     #[test]

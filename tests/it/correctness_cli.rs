@@ -54,7 +54,7 @@ fn line_of(input: &Path, needle: &str) -> u64 {
 }
 
 #[test]
-fn a_counting_loop_gets_the_values_of_its_counter_from_the_predicate_analysis() {
+fn a_counting_loop_gets_the_values_of_its_counter_from_the_value_search() {
     let input = program("counting_loop_true.c");
     let (verdict, path, text) = verify(&input, "count");
     assert_eq!(verdict, "true");
@@ -71,6 +71,11 @@ fn a_counting_loop_gets_the_values_of_its_counter_from_the_predicate_analysis() 
         [(line_of(&input, "for (i = 0"), counter.join(" || "))],
         "{text}"
     );
+}
+
+#[test]
+fn a_loop_of_unknown_bound_gets_what_the_predicate_analysis_knows() {
+    expect_invariants("unknown_bound_loop_true.c", &[("for (i = 0", "i >= 0")]);
 }
 
 #[test]

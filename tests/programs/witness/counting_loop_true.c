@@ -1,5 +1,5 @@
 /* A counting loop: the reach_error call after it needs what the loop
- * keeps of its counter (the predicate analysis proves it).
+ * keeps of its counter (the value search unrolls it to its fixed point).
  * prp: unreach-call.prp  expect: true */
 extern void abort(void);
 void reach_error() { abort(); }
