@@ -360,9 +360,28 @@ impl Encoder<'_> {
                 };
                 return self.of_bool(r, w);
             }
-            // Ordering pointers depends on the fixed layout too.
+            // Ordering pointers compares their integer values, the views
+            // of [`layout`]: exact for values that are no object's address
+            // (NULL, constants, error pointers, what an external function
+            // returned outside the objects), as arbitrary as the layout
+            // for the addresses of objects.
             BinaryOp::Lt | BinaryOp::Le | BinaryOp::Gt | BinaryOp::Ge if pa || pb => {
-                return self.havoc(st, w);
+                let integer = |st: &mut SymState, v: BV, pointer: bool, t: TypeId| {
+                    if pointer {
+                        self.integer_of_pointer(st, self.resize(v, 64, false))
+                    } else {
+                        self.resize(v, 64, self.signed(t))
+                    }
+                };
+                let x = integer(st, va, pa, a.ty);
+                let y = integer(st, vb, pb, b.ty);
+                let r = match op {
+                    BinaryOp::Lt => x.bvult(&y),
+                    BinaryOp::Le => x.bvule(&y),
+                    BinaryOp::Gt => x.bvugt(&y),
+                    _ => x.bvuge(&y),
+                };
+                return self.of_bool(r, w);
             }
             _ if op.is_comparison() => {
                 let cw = va.get_size().max(vb.get_size());

@@ -27,7 +27,10 @@
 //! such sums are equal exactly when their pointers are (CIL compares
 //! pointers as integers); anything else computed from a view
 //! (a mask, an ordering of two views, a view stored and read back) is as
-//! arbitrary as the layout.
+//! arbitrary as the layout. Ordering two pointers (`p < q`) orders their
+//! views: CPAchecker's LDV automata tell a valid pointer from an error
+//! pointer by comparing it with a constant (`(void *)p <= (void *)2012`),
+//! which is exact for a value that is no object's address.
 //!
 //! In the analysis a view over-approximates every layout, so a TRUE holds
 //! for all of them. `layout` is a havoc symbol: a path whose feasibility

@@ -27,8 +27,8 @@
 //!   Memory accesses and pointer equality do not depend on which; the
 //!   integer value of an object's address does, so it is not the concrete
 //!   address but a view that covers every layout ([`layout`]: a havoc
-//!   symbol, so no verdict rests on one layout); ordering two pointers is
-//!   a havoc symbol; pointer differences across objects and out-of-bounds
+//!   symbol, so no verdict rests on one layout); ordering two pointers
+//!   orders their integer values (views); pointer differences across objects and out-of-bounds
 //!   accesses into a neighbouring object follow the concrete layout;
 //! - type-based separation: accesses of different widths never alias
 //!   (a union read through a member of another width sees an unrelated value);

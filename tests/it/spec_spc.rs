@@ -106,6 +106,16 @@ fn spc_pattern_variables_bind_arguments_as_written() {
 }
 
 #[test]
+fn class_automaton_tells_created_classes_by_comparing_pointers_with_a_constant() {
+    // `ASSUME {((void *)$1) <= 2012; ((int)$1) > 0}`: ordering pointers
+    // orders their integer values, exact for what `__class_create` returns.
+    let class = spc_dir().join("class.spc");
+    let spc = ["--spc", class.to_str().unwrap()];
+    assert_eq!(verdict("class_destroyed_true.c", &spc), "TRUE");
+    assert_eq!(verdict("class_registered_at_exit_false.c", &spc), "FALSE");
+}
+
+#[test]
 fn rule_pattern_variables_bind_the_value_the_callee_receives() {
     let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/programs/spc");
     let rule = dir.join("converted_argument.spec");
