@@ -356,8 +356,9 @@ struct Round {
     cut: bool,
     /// Whether an error state was reached (it is not expanded).
     hit: bool,
-    /// The states reached at loop heads, in the order reached.
-    heads: Vec<LoomState<Values>>,
+    /// The location and values of the states reached at loop heads, in
+    /// the order reached, while the round may still prove something.
+    heads: Vec<(LocId, Values)>,
 }
 
 impl<'p> Search<'_, 'p> {
@@ -413,25 +414,23 @@ impl<'p> Search<'_, 'p> {
             }
             self.expand(&node, &mut round, &mut frontier);
         }
-        if !(round.bounded || round.cut || round.hit) {
-            self.prove(&round);
-        }
         self.out.states = self.out.states.max(round.states);
+        let bounded = round.bounded;
         self.unfinished = round.prec.enabled.intersection(&self.open);
-        round.bounded
+        if !(bounded || round.cut || round.hit) {
+            self.prove(round);
+            self.unfinished = self.unfinished.intersection(&self.open);
+        }
+        bounded
     }
 
     /// Takes the fixed point `round` reached without an error state as the
     /// proof of the properties it looked for, with what it knows at loop
     /// heads.
-    fn prove(&mut self, round: &Round) {
+    fn prove(&mut self, round: Round) {
         self.out.proven = self.out.proven.union(&round.prec.enabled);
         self.open = self.open.difference(&round.prec.enabled);
-        self.out.loop_heads = round
-            .heads
-            .iter()
-            .map(|s| (s.loc, s.data.clone()))
-            .collect();
+        self.out.loop_heads = round.heads;
     }
 
     /// Checks the error path to a target `node` exactly: a counterexample
@@ -554,8 +553,8 @@ impl<'p> Search<'_, 'p> {
                     continue;
                 }
                 same.push(succ.clone());
-                if head {
-                    round.heads.push(succ.clone());
+                if head && !(round.bounded || round.cut || round.hit) {
+                    round.heads.push((succ.loc, succ.data.clone()));
                 }
                 round.states += 1;
                 self.out.explored += 1;
