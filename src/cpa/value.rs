@@ -469,12 +469,18 @@ impl<'p> ValueCpa<'p> {
                     .into_iter()
                     .find_map(|(x, y)| self.learn_compared(s, x, y, equal))
             }
-            _ => self.zero_tracked_var(cond).and_then(|v| {
-                if truth {
-                    self.non_zero(v)
+            // `v != 0` for pointers and integers alike: an error code
+            // tested where it is made (`if (err != 0) return err;`) decides
+            // the caller's test of the result. Dead variables are
+            // forgotten, so the fact does not split states after its last
+            // test.
+            _ => self.zero_tracked_var(cond).map(|v| {
+                let known = if truth {
+                    Known::NonZero
                 } else {
-                    Some((v, Known::Exactly(0)))
-                }
+                    Known::Exactly(0)
+                };
+                (v, known)
             }),
         };
         let Some((v, known)) = learned else {
@@ -505,17 +511,9 @@ impl<'p> ValueCpa<'p> {
         let v = self.zero_tracked_var(x)?;
         match (c, equal) {
             (0, true) => Some((v, Known::Exactly(0))),
-            (0, false) => self.non_zero(v),
+            (0, false) => Some((v, Known::NonZero)),
             _ => None,
         }
-    }
-
-    /// `v != 0`, for pointers and integers alike: an error code tested
-    /// where it is made (`if (err != 0) return err;`) decides the caller's
-    /// test of the result. (A fact kept after its last test would split
-    /// states; dead variables are forgotten.)
-    fn non_zero(&self, v: VarId) -> Option<(VarId, Known)> {
-        Some((v, Known::NonZero))
     }
 
     /// `s` without what it knows of the locals dead at `at`.
@@ -621,9 +619,10 @@ impl Cpa for ValueCpa<'_> {
                 };
                 // Not after a call: operations woven in there may read its
                 // arguments and result.
-                match forgets_dead {
-                    true => next.map(|n| self.without_dead(n, edge.to)),
-                    false => next,
+                if forgets_dead {
+                    next.map(|n| self.without_dead(n, edge.to))
+                } else {
+                    next
                 }
             }
             Transition::Enter { edge, callee, .. } => {
