@@ -3,6 +3,7 @@
 //! refinement, and the SDC loop (Alg. 2).
 
 pub mod cegar;
+pub mod control_states;
 pub mod cpa_algorithm;
 pub mod invariants;
 pub mod loom_analysis;

@@ -28,7 +28,7 @@ use crate::algorithm::unsat_core::minimal_core;
 use crate::cfa::{LocId, Program};
 use crate::cpa::predicate::trace::{self, execute, pick_path, transition, Conditions, Trace};
 use crate::cpa::Transition;
-use crate::report::{CexStep, Counterexample};
+use crate::report::{AnalysisStep, CexStep, Counterexample};
 use crate::smt::interrupt::simplified;
 use crate::smt::step::{apply, Post};
 use crate::smt::work::Deadline;
@@ -420,16 +420,18 @@ fn exact_path_once(q: ExactPath, apart: &mut Separations, defer: bool) -> Result
             return Ok(imprecise);
         }
     }
-    let steps = q
-        .path
-        .iter()
-        .zip(&recorded.execution.values)
-        .filter_map(|(t, v)| CexStep::of(q.p, t, v.as_ref(), Some(&model)))
-        .collect();
+    let mut steps = Vec::new();
+    let mut path = Vec::with_capacity(q.path.len());
+    for (t, v) in q.path.iter().zip(&recorded.execution.values) {
+        let step = CexStep::of(q.p, t, v.as_ref(), Some(&model));
+        path.push(AnalysisStep::of(t, step.is_some().then_some(steps.len())));
+        steps.extend(step);
+    }
     Ok(PathCheck::Feasible(Counterexample {
         property: q.property.to_string(),
         steps,
         assumptions: Vec::new(),
+        path,
     }))
 }
 

@@ -199,7 +199,13 @@ fn result_ops(edge: &Edge, w: &Waypoint) -> Option<(Rc<WovenOp>, Rc<WovenOp>)> {
         ExprKind::Binary(BinaryOp::BitXor, Box::new(l.clone()), Box::new(c.clone())),
         l.ty,
     );
-    let op = |op| Rc::new(WovenOp { op, pos: edge.pos });
+    let op = |op| {
+        Rc::new(WovenOp {
+            op,
+            pos: edge.pos,
+            automaton: None,
+        })
+    };
     Some((
         op(EdgeOp::Assume {
             cond: differs,

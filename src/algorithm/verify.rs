@@ -20,7 +20,7 @@ use crate::algorithm::sdc::{
     self, thread_cpu_time, Outcome, RefinementRule, Strategy, StrategyConfig, UnknownReason,
     WorkClock,
 };
-use crate::algorithm::symexec;
+use crate::algorithm::{control_states, symexec};
 use crate::cfa::Program;
 use crate::cpa::loom::{LoomGoal, LoomProperty};
 use crate::cpa::predicate::abstraction::PredicateScope;
@@ -197,7 +197,7 @@ pub fn verify(
     };
     let mut work = analysis.work().clone();
     let partitions = partition_reports(&sdc_result, &loom.names);
-    record_outcomes(&mut results, &loom.index, &sdc_result, &analysis);
+    record_outcomes(&mut results, &loom, &sdc_result, &analysis);
     let left = || {
         limits
             .work
@@ -356,11 +356,11 @@ fn partition_reports(sdc_result: &LoomSdcResult, names: &[String]) -> Vec<Partit
 /// A TRUE gets the invariants of the fixed point that proved it.
 fn record_outcomes(
     results: &mut [PropertyResult],
-    index: &[usize],
+    loom: &LoomProperties,
     sdc_result: &LoomSdcResult,
     analysis: &LoomAnalysis<'_>,
 ) {
-    for (k, &i) in index.iter().enumerate() {
+    for (k, &i) in loom.index.iter().enumerate() {
         let id = PropertyId(k as u32);
         let r = &mut results[i];
         r.work_s = sdc_result.spent_on(&id);
@@ -375,7 +375,7 @@ fn record_outcomes(
             }
             Some(Outcome::Violated(cex)) => {
                 r.verdict = Verdict::False;
-                r.counterexample = Some(cex.clone());
+                r.counterexample = Some(with_control_states(analysis, &loom.properties[k], cex));
             }
             Some(Outcome::Unknown(why)) => {
                 r.reason = Some(why.to_string());
@@ -383,6 +383,20 @@ fn record_outcomes(
             None => r.reason = Some(UnknownReason::Timeout.to_string()),
         }
     }
+}
+
+/// `cex` with the control states of `property`'s automaton along it
+/// ([`control_states`]).
+fn with_control_states(
+    analysis: &LoomAnalysis<'_>,
+    property: &LoomProperty,
+    cex: &Counterexample,
+) -> Counterexample {
+    let mut cex = cex.clone();
+    if let LoomGoal::Automaton { automaton, .. } = property.goal {
+        control_states::annotate(analysis.program, analysis.automata, automaton, &mut cex);
+    }
+    cex
 }
 
 /// The LOOM analysis once more, under LDV's assumptions, for the
@@ -427,7 +441,8 @@ fn ldv_phase(
         if let Some(Outcome::Violated(cex)) = r.outcomes.get(id) {
             results[i].verdict = Verdict::False;
             results[i].reason = None;
-            results[i].counterexample = Some(cex.clone());
+            let property = &loom.properties[id.0 as usize];
+            results[i].counterexample = Some(with_control_states(first, property, cex));
         }
     }
     under.work().clone()

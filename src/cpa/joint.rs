@@ -254,6 +254,7 @@ mod tests {
         Rc::new(WovenOp {
             op: EdgeOp::Assume { cond, truth },
             pos: crate::ir::SrcPos::default(),
+            automaton: Some(0),
         })
     }
 

@@ -174,6 +174,9 @@ pub trait Cpa {
 pub struct WovenOp {
     pub op: EdgeOp,
     pub pos: SrcPos,
+    /// The automaton that wove it (`None`: an operation a witness replay
+    /// adds to hold a value the witness names).
+    pub automaton: Option<usize>,
 }
 
 pub mod callstack;

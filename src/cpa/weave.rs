@@ -139,6 +139,7 @@ impl<'p> Weaving<'p> {
                 Rc::new(WovenOp {
                     op: op.clone(),
                     pos: Default::default(),
+                    automaton: Some(a),
                 })
             })
             .collect()
@@ -184,7 +185,13 @@ impl<'p> Weaving<'p> {
             return m.clone();
         }
         let e = self.program.edge(edge);
-        let woven = |op| Rc::new(WovenOp { op, pos: e.pos });
+        let woven = |op| {
+            Rc::new(WovenOp {
+                op,
+                pos: e.pos,
+                automaton: Some(a),
+            })
+        };
         let m: Vec<WovenMove> = self.automata[a]
             .step(self.program, q, e, kind)
             .into_iter()

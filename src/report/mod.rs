@@ -54,6 +54,52 @@ pub struct CexStep {
     /// types read as signed), if any.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub value_c: Option<String>,
+    /// The control states the violated property's automaton changes at
+    /// this step (a step of the program, after the operations woven into it).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub automata: Vec<ControlMove>,
+}
+
+/// A specification automaton's move from one control state to another.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ControlMove {
+    pub automaton: String,
+    pub from: String,
+    pub to: String,
+}
+
+/// What a step of an error path was in the analysis, and which step of
+/// the counterexample shows it (`None`: a step without an operation to
+/// show, e.g. a `goto`).
+#[derive(Clone, Debug)]
+pub struct AnalysisStep {
+    pub origin: StepOrigin,
+    pub shown: Option<usize>,
+}
+
+impl AnalysisStep {
+    pub fn of(t: &crate::cpa::Transition, shown: Option<usize>) -> AnalysisStep {
+        let origin = match t {
+            crate::cpa::Transition::Woven(w) => StepOrigin::Woven {
+                automaton: w.automaton,
+                op: w.op.clone(),
+            },
+            _ => StepOrigin::Cfa(crate::cpa::Step::of(t)),
+        };
+        AnalysisStep { origin, shown }
+    }
+}
+
+/// What a step of an error path was in the analysis.
+#[derive(Clone, Debug)]
+pub enum StepOrigin {
+    /// A step of the program's CFA.
+    Cfa(crate::cpa::Step),
+    /// An operation woven in by automaton `automaton`.
+    Woven {
+        automaton: Option<usize>,
+        op: crate::cfa::EdgeOp,
+    },
 }
 
 impl CexStep {
@@ -127,6 +173,7 @@ impl CexStep {
             branch,
             callee,
             value_c,
+            automata: Vec::new(),
         })
     }
 }
@@ -158,6 +205,10 @@ pub struct Counterexample {
     /// Assumptions the path is feasible under (empty: none).
     #[serde(default)]
     pub assumptions: Vec<String>,
+    /// The error path's steps in the analysis (not written: a counterexample
+    /// read back has none).
+    #[serde(skip)]
+    pub path: Vec<AnalysisStep>,
 }
 
 #[derive(Clone, Debug, Serialize)]
@@ -353,9 +404,10 @@ fn file_base(path: &str) -> &str {
 
 /// A counterexample as the input file's lines it passes, one per step
 /// (steps on one line share it), indented by call depth, with the
-/// functions entered, the branches taken and the values of the model.
+/// functions entered, the branches taken, the values of the model and the
+/// moves of the violated property's automaton between control states.
 /// Steps of the synthetic start function and the automata's own operations
-/// are left out.
+/// are left out (a move at the program's exit is shown at the last line).
 pub fn trace_text(c: &Counterexample, source: &str) -> String {
     let lines: Vec<&str> = source.lines().collect();
     let mut out = String::new();
@@ -376,11 +428,18 @@ pub fn trace_text(c: &Counterexample, source: &str) -> String {
         }
         notes.clear();
     };
+    let moves = |s: &CexStep| {
+        s.automata
+            .iter()
+            .map(|m| format!("{}: {} -> {}", m.automaton, m.from, m.to))
+            .collect::<Vec<_>>()
+    };
     for s in &c.steps {
         if s.kind == StepKind::Woven
             || s.function == crate::cfa::START_FUNCTION
             || s.input_line == 0
         {
+            notes.extend(moves(s));
             continue;
         }
         if s.kind == StepKind::Return {
@@ -394,6 +453,7 @@ pub fn trace_text(c: &Counterexample, source: &str) -> String {
             depth += 1;
         }
         notes.extend(step_note(s));
+        notes.extend(moves(s));
     }
     flush(&mut out, &current, &mut notes);
     out

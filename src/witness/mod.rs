@@ -385,6 +385,7 @@ mod tests {
             branch: None,
             callee: None,
             value_c: None,
+            automata: Vec::new(),
         }
     }
 
@@ -418,6 +419,7 @@ mod tests {
             property: "call:reach_error".into(),
             steps: vec![a, b, c],
             assumptions: vec![],
+            path: vec![],
         };
         let w = waypoints(&cex, src);
         let kinds: Vec<_> = w.iter().map(|w| w.kind).collect();
@@ -443,6 +445,7 @@ mod tests {
             property: "p".into(),
             steps: vec![i, c, e],
             assumptions: vec![],
+            path: vec![],
         };
         let w = waypoints(&cex, src);
         let got: Vec<_> = w
@@ -472,6 +475,7 @@ mod tests {
             property: "p".into(),
             steps: steps.to_vec(),
             assumptions: vec![],
+            path: vec![],
         };
         let w = waypoints(&cex, src);
         assert_eq!(w.len(), 4, "three decisions and the target");
@@ -488,6 +492,7 @@ mod tests {
             property: "p".into(),
             steps: vec![init, call],
             assumptions: vec![],
+            path: vec![],
         };
         let w = waypoints(&cex, src);
         assert_eq!(w.len(), 2);

@@ -148,3 +148,38 @@ fn the_whole_library_together_reaches_no_more_states_than_twice_its_rules_alone(
         "{together} states together, {alone} in the sum of the rules alone"
     );
 }
+
+#[test]
+fn the_text_trace_shows_where_the_rule_changes_its_control_state() {
+    // 32_1 on the README example: the trace's lines say where the rule's
+    // automaton leaves its initial state and where it enters its error.
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let rule = mpv::spec::library::load(&root.join("properties/32_1.spec"))
+        .unwrap()
+        .remove(0);
+    let initial = &rule.states[rule.initial as usize].name;
+    let error = rule
+        .states
+        .iter()
+        .find(|s| matches!(s.kind, mpv::spec::automaton::StateKind::Error { .. }))
+        .map(|s| &s.name)
+        .unwrap();
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_mpv"))
+        .arg("verify")
+        .arg(root.join("tests/programs/multi/two_violations_one_path.c"))
+        .args(["--select", "32_1", "--trace"])
+        .output()
+        .unwrap();
+    let text = String::from_utf8_lossy(&out.stdout);
+    let leaves = format!("{}: {initial} -> ", rule.name);
+    let enters = format!(" -> {error}");
+    let line_of = |needle: &str| text.lines().position(|l| l.contains(needle));
+    let (Some(a), Some(b)) = (line_of(&leaves), line_of(&enters)) else {
+        panic!("no moves `{leaves}`, `{enters}` in\n{text}");
+    };
+    assert!(a < b, "{text}");
+    assert!(
+        text.lines().nth(b).unwrap().contains("mutex_lock"),
+        "{text}"
+    );
+}

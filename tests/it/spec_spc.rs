@@ -122,3 +122,49 @@ fn rule_pattern_variables_bind_the_value_the_callee_receives() {
     let args = ["--properties", rule.to_str().unwrap()];
     assert_eq!(verdict("converted_argument.c", &args), "TRUE");
 }
+
+#[test]
+fn a_counterexample_shows_the_control_states_of_an_imported_automaton() {
+    // The class automaton moves from its initial state when the class is
+    // created and into its error at the final check; the JSON counterexample
+    // records both moves at those steps, each starting where the last ended.
+    let class = spc_dir().join("class.spc");
+    let a = spc::load(&class).unwrap().remove(0);
+    let program = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/programs/spc/class_registered_at_exit_false.c");
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_mpv"))
+        .arg("verify")
+        .arg(&program)
+        .args(["--spc", class.to_str().unwrap(), "--format", "json"])
+        .output()
+        .unwrap();
+    let report: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let steps = report["properties"][0]["counterexample"]["steps"]
+        .as_array()
+        .unwrap();
+    let moves: Vec<(&str, &str, &str, &str)> = steps
+        .iter()
+        .flat_map(|s| {
+            s["automata"]
+                .as_array()
+                .into_iter()
+                .flatten()
+                .map(move |m| {
+                    (
+                        s["op"].as_str().unwrap(),
+                        m["automaton"].as_str().unwrap(),
+                        m["from"].as_str().unwrap(),
+                        m["to"].as_str().unwrap(),
+                    )
+                })
+        })
+        .collect();
+    assert_eq!(moves.len(), 2, "{moves:?}");
+    assert!(moves[0].0.contains("__class_create"));
+    assert!(moves[1].0.contains("ldv_check_final_state"));
+    assert!(moves.iter().all(|m| m.1 == a.name));
+    assert_eq!(moves[0].2, a.states[a.initial as usize].name);
+    assert_eq!(moves[1].2, moves[0].3);
+    let last = a.states.iter().find(|s| s.name == moves[1].3).unwrap();
+    assert!(matches!(last.kind, StateKind::Error { .. }));
+}

@@ -69,7 +69,8 @@ fn counterexample() -> Value {
             "probe",
             "call",
             "mutex_lock(&m);",
-            json!({"callee": "mutex_lock"}),
+            json!({"callee": "mutex_lock",
+                   "automata": [{"automaton": "mutex<1>", "from": "Unlocked", "to": "Locked"}]}),
         ),
         step(8, "", "woven", "mutex::locked = 1;", json!({"values": "1"})),
         step(
@@ -77,7 +78,8 @@ fn counterexample() -> Value {
             "probe",
             "call",
             "mutex_lock(&m);",
-            json!({"callee": "mutex_lock"}),
+            json!({"callee": "mutex_lock",
+                   "automata": [{"automaton": "mutex<1>", "from": "Locked", "to": "Double"}]}),
         ),
     ];
     json!({"property": "32_1", "steps": steps, "assumptions": ["LDV's <assumption> & more"]})
@@ -242,6 +244,11 @@ fn a_trace_page_shows_the_source_beside_the_path() {
         "{page}"
     );
     assert!(page.contains("✗ mutex locked &lt;twice&gt;"), "{page}");
+    // The automaton's control states, where they change.
+    for (from, to) in [("Unlocked", "Locked"), ("Locked", "Double")] {
+        let shown = format!("automaton <b>mutex&lt;1&gt;</b>: {from} → <b>{to}</b>");
+        assert!(page.contains(&shown), "{page}");
+    }
     assert!(
         page.contains("LDV&#39;s &lt;assumption&gt; &amp; more"),
         "{page}"

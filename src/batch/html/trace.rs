@@ -163,7 +163,14 @@ fn build(steps: &[CexStep]) -> Vec<Item> {
     let mut stack: Vec<(Option<usize>, Vec<Item>)> = vec![(None, Vec::new())];
     for (i, s) in steps.iter().enumerate() {
         let woven = s.kind == StepKind::Woven;
-        if s.function == START_FUNCTION || s.input_line == 0 {
+        if hidden(s) {
+            // An automaton's move there (at the program's exit) is shown
+            // at the last row.
+            if !s.automata.is_empty() {
+                if let Some(Item::Row(r)) = stack.last_mut().and_then(|l| l.1.last_mut()) {
+                    r.steps.push(i);
+                }
+            }
             continue;
         }
         if s.kind == StepKind::Return && stack.len() > 1 {
@@ -200,6 +207,13 @@ fn build(steps: &[CexStep]) -> Vec<Item> {
     items
 }
 
+/// A step of the synthetic start function (global initialisers, the
+/// automata's initial values, the call of the entry function), or one
+/// without a line in the input file.
+fn hidden(s: &CexStep) -> bool {
+    s.function == START_FUNCTION || s.input_line == 0
+}
+
 /// Ends the innermost open call: it becomes an item of its caller.
 fn close_call(stack: &mut Vec<(Option<usize>, Vec<Item>)>) {
     let (enter, items) = stack.pop().expect("an open call");
@@ -215,14 +229,13 @@ fn close_call(stack: &mut Vec<(Option<usize>, Vec<Item>)>) {
         .push(Item::Call(call));
 }
 
-/// Unfolds the calls holding an automaton operation or the error's step;
+/// Unfolds the calls holding an automaton operation or move or the error's step;
 /// returns whether `item` holds one (or is the error's call).
 fn mark_open(item: &mut Item, steps: &[CexStep], error: Option<usize>) -> bool {
     match item {
-        Item::Row(r) => r
-            .steps
-            .iter()
-            .any(|&i| Some(i) == error || steps[i].kind == StepKind::Woven),
+        Item::Row(r) => r.steps.iter().any(|&i| {
+            Some(i) == error || steps[i].kind == StepKind::Woven || !steps[i].automata.is_empty()
+        }),
         Item::Call(c) => {
             let mut open = false;
             for it in &mut c.items {
@@ -350,7 +363,7 @@ fn render_row(out: &mut String, r: &Row, ctx: &mut Ctx) {
         .steps
         .iter()
         .copied()
-        .filter(|&i| ctx.steps[i].kind != StepKind::Woven)
+        .filter(|&i| ctx.steps[i].kind != StepKind::Woven && !hidden(&ctx.steps[i]))
         .collect();
     let notes: Vec<String> = program
         .iter()
@@ -388,6 +401,15 @@ fn render_row(out: &mut String, r: &Row, ctx: &mut Ctx) {
             out,
             "<div class=\"aut\">automaton: {}</div>",
             escape_woven(&ctx.steps[i])
+        );
+    }
+    for m in r.steps.iter().flat_map(|&i| &ctx.steps[i].automata) {
+        let _ = writeln!(
+            out,
+            "<div class=\"aut\">automaton <b>{}</b>: {} → <b>{}</b></div>",
+            escape(&m.automaton),
+            escape(&m.from),
+            escape(&m.to)
         );
     }
     let mut mark = notes.join("; ");
