@@ -11,7 +11,12 @@ void safe_DoubleLock(void) { mutex_lock(&a); mutex_lock(&b); mutex_unlock(&b); m
 void bad_DoubleLockTry(void) { mutex_lock(&a); if (mutex_trylock(&a)) mutex_unlock(&a); mutex_unlock(&a); }
 void safe_DoubleLockTry(void) { if (mutex_trylock(&a)) mutex_unlock(&a); }
 void bad_DoubleUnlock(void) { mutex_lock(&a); mutex_unlock(&a); mutex_unlock(&a); }
-void safe_DoubleUnlock(void) { if (mutex_lock_interruptible(&a) == 0) mutex_unlock(&a); }
+void safe_DoubleUnlock(void) {
+  if (mutex_lock_interruptible(&a) == 0) mutex_unlock(&a);
+  /* The kernel's lock_interruptible fails with -EINTR only. */
+  if (mutex_lock_interruptible(&b) < 0) return;
+  mutex_unlock(&b);
+}
 void bad_LockedAtExit(void) { mutex_lock(&b); }
 void safe_LockedAtExit(void) { mutex_lock(&b); mutex_unlock(&b); }
 int main(void) { return 0; }
