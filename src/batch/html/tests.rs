@@ -372,3 +372,57 @@ fn an_error_at_a_function_entry_is_marked_and_its_callers_unfolded() {
     assert!(page.contains("<div class=\"sl err\" id=\"L6\">"), "{page}");
     assert!(page.contains("(no error message recorded)"), "{page}");
 }
+
+#[test]
+fn an_automaton_move_at_the_programs_exit_shows_in_the_last_row() {
+    // The exit (a step of the start function) has no row of its own: its
+    // move goes to the last row, inside the last call, which unfolds.
+    let dir = tmp("exit-move");
+    let src = dir.join("m.c");
+    std::fs::write(&src, SOURCE).unwrap();
+    let steps = vec![
+        step(
+            12,
+            "main",
+            "enter",
+            "enter probe",
+            json!({"callee": "probe"}),
+        ),
+        step(10, "probe", "assign", "return 0;", json!({})),
+        step(
+            0,
+            crate::cfa::START_FUNCTION,
+            "return",
+            "return from main",
+            json!({"input_line": 0,
+                   "automata": [{"automaton": "a", "from": "Held", "to": "Leak<ed>"}]}),
+        ),
+    ];
+    let cex = json!({"property": "p", "steps": steps});
+    let lines = vec![line(
+        "m.c",
+        Some(&src),
+        json!([{"id": "p", "verdict": "false", "counterexample": cex}]),
+        json!([]),
+    )];
+    let report = Report::from_lines("r", &lines, None);
+    let input = Input {
+        report: &report,
+        lines: &lines,
+        results: &dir.join("r.jsonl"),
+        source_root: None,
+        slowest: 1,
+        plots: Vec::new(),
+    };
+    write(&dir.join("html"), &input).unwrap();
+    let page = std::fs::read_to_string(dir.join("html/traces/0001-p.html")).unwrap();
+    assert!(
+        page.contains("automaton <b>a</b>: Held → <b>Leak&lt;ed&gt;</b>"),
+        "{page}"
+    );
+    assert!(
+        page.contains("<details class=\"call\" open><summary id=\"s1\">"),
+        "{page}"
+    );
+    assert!(!page.contains("return from main"), "{page}");
+}

@@ -126,7 +126,7 @@ impl Source {
 /// Whether a step is the module's own: not the synthetic start function's
 /// (global initialisers) and not an automaton's operation.
 fn shown(s: &CexStep) -> bool {
-    s.kind != StepKind::Woven && s.function != START_FUNCTION && s.input_line != 0
+    s.kind != StepKind::Woven && !hidden(s)
 }
 
 /// [`shown`] for a step of a results line.
@@ -167,7 +167,7 @@ fn build(steps: &[CexStep]) -> Vec<Item> {
             // An automaton's move there (at the program's exit) is shown
             // at the last row.
             if !s.automata.is_empty() {
-                if let Some(Item::Row(r)) = stack.last_mut().and_then(|l| l.1.last_mut()) {
+                if let Some(r) = stack.last_mut().and_then(|l| last_row(&mut l.1)) {
                     r.steps.push(i);
                 }
             }
@@ -205,6 +205,14 @@ fn build(steps: &[CexStep]) -> Vec<Item> {
         mark_open(item, steps, error);
     }
     items
+}
+
+/// The last row of `items`, inside the last call if they end with one.
+fn last_row(items: &mut [Item]) -> Option<&mut Row> {
+    match items.last_mut()? {
+        Item::Row(r) => Some(r),
+        Item::Call(c) => last_row(&mut c.items),
+    }
 }
 
 /// A step of the synthetic start function (global initialisers, the
