@@ -277,36 +277,16 @@ fn a_trace_page_shows_the_source_beside_the_path() {
 
 #[test]
 fn long_gaps_are_skipped_and_short_ones_folded() {
-    let dir = tmp("gaps");
     let mut text = String::new();
     for i in 1..=200 {
         text.push_str(&format!("line {i}\n"));
     }
-    let src = dir.join("big.c");
-    std::fs::write(&src, &text).unwrap();
     let steps = vec![
         step(20, "main", "assign", "x = 1;", json!({"values": "1"})),
         step(50, "main", "assign", "y = 2;", json!({"values": "2"})),
         step(150, "main", "call", "f();", json!({"callee": "f"})),
     ];
-    let cex = json!({"property": "p", "steps": steps, "assumptions": []});
-    let lines = vec![line(
-        "big.c",
-        Some(&src),
-        json!([{"id": "p", "verdict": "false", "message": "m", "counterexample": cex}]),
-        json!([]),
-    )];
-    let report = Report::from_lines("r", &lines, None);
-    let input = Input {
-        report: &report,
-        lines: &lines,
-        results: &dir.join("r.jsonl"),
-        source_root: None,
-        slowest: 1,
-        plots: Vec::new(),
-    };
-    write(&dir.join("html"), &input).unwrap();
-    let page = std::fs::read_to_string(dir.join("html/traces/0001-p.html")).unwrap();
+    let page = only_trace_page("gaps", &text, "p", steps);
     assert!(page.contains("<summary>⋯ lines 1–16</summary>"), "{page}");
     assert!(page.contains("<summary>⋯ lines 24–46</summary>"), "{page}");
     assert!(
@@ -321,32 +301,17 @@ fn long_gaps_are_skipped_and_short_ones_folded() {
     assert!(page.contains(">line 20<"));
 }
 
-#[test]
-fn an_error_at_a_function_entry_is_marked_and_its_callers_unfolded() {
-    let dir = tmp("entry");
+/// The trace page of a report (in the test directory `name`) of one module
+/// with the text `source` and one FALSE property `id` whose path is `steps`.
+fn only_trace_page(name: &str, source: &str, id: &str, steps: Vec<Value>) -> String {
+    let dir = tmp(name);
     let src = dir.join("m.c");
-    std::fs::write(&src, SOURCE).unwrap();
-    let steps = vec![
-        step(
-            12,
-            "main",
-            "enter",
-            "enter probe",
-            json!({"callee": "probe"}),
-        ),
-        step(
-            6,
-            "probe",
-            "enter",
-            "enter helper",
-            json!({"callee": "helper"}),
-        ),
-    ];
-    let cex = json!({"property": "label:ERROR", "steps": steps});
+    std::fs::write(&src, source).unwrap();
+    let cex = json!({"property": id, "steps": steps});
     let lines = vec![line(
         "m.c",
         Some(&src),
-        json!([{"id": "label:ERROR", "verdict": "false", "counterexample": cex}]),
+        json!([{"id": id, "verdict": "false", "counterexample": cex}]),
         json!([]),
     )];
     let report = Report::from_lines("r", &lines, None);
@@ -359,7 +324,34 @@ fn an_error_at_a_function_entry_is_marked_and_its_callers_unfolded() {
         plots: Vec::new(),
     };
     write(&dir.join("html"), &input).unwrap();
-    let page = std::fs::read_to_string(dir.join("html/traces/0001-label_ERROR.html")).unwrap();
+    let page = format!("html/traces/0001-{}.html", id.replace(':', "_"));
+    std::fs::read_to_string(dir.join(page)).unwrap()
+}
+
+/// `main` entering `probe` at line 12.
+fn enter_probe() -> Value {
+    step(
+        12,
+        "main",
+        "enter",
+        "enter probe",
+        json!({"callee": "probe"}),
+    )
+}
+
+#[test]
+fn an_error_at_a_function_entry_is_marked_and_its_callers_unfolded() {
+    let steps = vec![
+        enter_probe(),
+        step(
+            6,
+            "probe",
+            "enter",
+            "enter helper",
+            json!({"callee": "helper"}),
+        ),
+    ];
+    let page = only_trace_page("entry", SOURCE, "label:ERROR", steps);
     assert!(
         page.contains("<details class=\"call\" open><summary id=\"s1\">"),
         "{page}"
@@ -377,17 +369,8 @@ fn an_error_at_a_function_entry_is_marked_and_its_callers_unfolded() {
 fn an_automaton_move_at_the_programs_exit_shows_in_the_last_row() {
     // The exit (a step of the start function) has no row of its own: its
     // move goes to the last row, inside the last call, which unfolds.
-    let dir = tmp("exit-move");
-    let src = dir.join("m.c");
-    std::fs::write(&src, SOURCE).unwrap();
     let steps = vec![
-        step(
-            12,
-            "main",
-            "enter",
-            "enter probe",
-            json!({"callee": "probe"}),
-        ),
+        enter_probe(),
         step(10, "probe", "assign", "return 0;", json!({})),
         step(
             0,
@@ -398,24 +381,7 @@ fn an_automaton_move_at_the_programs_exit_shows_in_the_last_row() {
                    "automata": [{"automaton": "a", "from": "Held", "to": "Leak<ed>"}]}),
         ),
     ];
-    let cex = json!({"property": "p", "steps": steps});
-    let lines = vec![line(
-        "m.c",
-        Some(&src),
-        json!([{"id": "p", "verdict": "false", "counterexample": cex}]),
-        json!([]),
-    )];
-    let report = Report::from_lines("r", &lines, None);
-    let input = Input {
-        report: &report,
-        lines: &lines,
-        results: &dir.join("r.jsonl"),
-        source_root: None,
-        slowest: 1,
-        plots: Vec::new(),
-    };
-    write(&dir.join("html"), &input).unwrap();
-    let page = std::fs::read_to_string(dir.join("html/traces/0001-p.html")).unwrap();
+    let page = only_trace_page("exit-move", SOURCE, "p", steps);
     assert!(
         page.contains("automaton <b>a</b>: Held → <b>Leak&lt;ed&gt;</b>"),
         "{page}"
