@@ -15,11 +15,10 @@
 
 use std::collections::BTreeSet;
 
-use crate::cfa::{EdgeId, EdgeOp, Program};
-use crate::cpa::Step;
+use crate::cfa::{EdgeOp, Program};
 use crate::report::{AnalysisStep, ControlMove, Counterexample, StepOrigin};
 use crate::spec::automaton::StateIdx;
-use crate::spec::bound::{BoundAutomaton, Move, StepKind};
+use crate::spec::bound::{BoundAutomaton, Move};
 
 /// Records on `cex`'s steps the moves of automaton `a` of `automata`
 /// between control states, as far as the replay tells them.
@@ -52,17 +51,14 @@ fn replay(
     let mut q = b.automaton.initial;
     let mut changes = Vec::new();
     for (i, s) in path.iter().enumerate() {
-        let StepOrigin::Cfa(step) = s.origin else {
-            continue;
-        };
-        let Some((edge, kind)) = cfa_step(program, step) else {
+        let StepOrigin::Cfa { edge, kind } = s.origin else {
             continue;
         };
         let woven: Vec<&EdgeOp> = path[i + 1..]
             .iter()
             .map_while(|w| match &w.origin {
                 StepOrigin::Woven { automaton, op } => Some((*automaton, op)),
-                StepOrigin::Cfa(_) => None,
+                StepOrigin::Cfa { .. } => None,
             })
             .filter(|(by, _)| *by == Some(a))
             .map(|(_, op)| op)
@@ -90,48 +86,29 @@ fn replay(
     changes
 }
 
-/// Whether `m`'s operations are exactly `woven`, in order.
+/// Whether `m`'s operations are exactly `woven`, in order: its assumes
+/// (each woven as holding), then its assignments.
 fn wove_exactly(m: &Move, woven: &[&EdgeOp]) -> bool {
-    let assumes = m.assumes.iter().map(|cond| EdgeOp::Assume {
-        cond: cond.clone(),
-        truth: true,
-    });
-    let assigns = m.assigns.iter().map(|(lhs, rhs)| EdgeOp::Assign {
-        lhs: lhs.clone(),
-        rhs: rhs.clone(),
-    });
-    let ops: Vec<EdgeOp> = assumes.chain(assigns).collect();
-    ops.len() == woven.len() && ops.iter().zip(woven).all(|(x, y)| x == *y)
-}
-
-/// The CFA edge of a program step and how the automata see it (a return
-/// from the program's entry function is its exit).
-fn cfa_step(program: &Program, step: Step) -> Option<(EdgeId, StepKind)> {
-    Some(match step {
-        Step::Edge(e) => (e, StepKind::Edge),
-        Step::Enter(call) => (call, StepKind::Enter),
-        Step::Return(call) => {
-            let exit = match &program.edge(call).op {
-                EdgeOp::Call { callee, .. } => Some(*callee) == program.entry_func,
-                _ => false,
-            };
-            let kind = if exit {
-                StepKind::ProgramExit
-            } else {
-                StepKind::Return
-            };
-            (call, kind)
-        }
-        Step::Woven => return None,
-    })
+    let n = m.assumes.len();
+    woven.len() == n + m.assigns.len()
+        && m.assumes
+            .iter()
+            .zip(woven)
+            .all(|(c, w)| matches!(w, EdgeOp::Assume { cond, truth: true } if cond == c))
+        && m.assigns
+            .iter()
+            .zip(&woven[n..])
+            .all(|((l, r), w)| matches!(w, EdgeOp::Assign { lhs, rhs } if lhs == l && rhs == r))
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::cfa::print::op_to_string;
+    use crate::cfa::EdgeId;
     use crate::frontend::{parse_source, FrontendOptions};
     use crate::spec::automaton::from_text;
+    use crate::spec::bound::StepKind;
 
     const INIT: &str = r#"automaton init;
         rule "init" "done() only after setup() returned 0";
@@ -161,7 +138,10 @@ mod tests {
                 .unwrap_or_else(|| panic!("no edge `{text}`"));
             let id = EdgeId(id as u32);
             out.push(AnalysisStep {
-                origin: StepOrigin::Cfa(Step::Edge(id)),
+                origin: StepOrigin::Cfa {
+                    edge: id,
+                    kind: StepKind::Edge,
+                },
                 shown: Some(out.len()),
             });
             let moves = b.step(p, q, e, StepKind::Edge);

@@ -424,7 +424,11 @@ fn exact_path_once(q: ExactPath, apart: &mut Separations, defer: bool) -> Result
     let mut path = Vec::with_capacity(q.path.len());
     for (t, v) in q.path.iter().zip(&recorded.execution.values) {
         let step = CexStep::of(q.p, t, v.as_ref(), Some(&model));
-        path.push(AnalysisStep::of(t, step.is_some().then_some(steps.len())));
+        path.push(AnalysisStep::of(
+            q.p,
+            t,
+            step.is_some().then_some(steps.len()),
+        ));
         steps.extend(step);
     }
     Ok(PathCheck::Feasible(Counterexample {

@@ -44,7 +44,7 @@ pub struct Location {
 }
 
 /// The operation on a CFA edge.
-#[derive(Clone, Debug, PartialEq, Serialize)]
+#[derive(Clone, Debug, Serialize)]
 pub enum EdgeOp {
     /// No effect (gotos, joins, declarations without initialiser).
     Skip,

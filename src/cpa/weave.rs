@@ -145,22 +145,9 @@ impl<'p> Weaving<'p> {
             .collect()
     }
 
-    /// The CFA edge and the kind of automaton step a program step is;
-    /// `None` for a woven step, which moves no automaton.
+    /// [`cfa_step`] of `step` in this weaving's program.
     pub fn step_of(&self, step: &Transition) -> Option<(EdgeId, StepKind)> {
-        Some(match step {
-            Transition::Edge { id, .. } => (*id, StepKind::Edge),
-            Transition::Enter { call, .. } => (*call, StepKind::Enter),
-            Transition::Return { call, callee, .. } => (
-                *call,
-                if Some(*callee) == self.entry {
-                    StepKind::ProgramExit
-                } else {
-                    StepKind::Return
-                },
-            ),
-            Transition::Woven(_) => return None,
-        })
+        cfa_step(self.entry, step)
     }
 
     /// Counts a move of automaton `a` for the enabled properties its
@@ -214,6 +201,25 @@ impl<'p> Weaving<'p> {
         self.moves.borrow_mut().insert(key, m.clone());
         m
     }
+}
+
+/// The CFA edge and the kind of automaton step a program step is, in a
+/// program whose entry function is `entry` (a return from it is the
+/// program's exit); `None` for a woven step, which moves no automaton.
+pub fn cfa_step(entry: Option<FuncId>, step: &Transition) -> Option<(EdgeId, StepKind)> {
+    Some(match step {
+        Transition::Edge { id, .. } => (*id, StepKind::Edge),
+        Transition::Enter { call, .. } => (*call, StepKind::Enter),
+        Transition::Return { call, callee, .. } => (
+            *call,
+            if Some(*callee) == entry {
+                StepKind::ProgramExit
+            } else {
+                StepKind::Return
+            },
+        ),
+        Transition::Woven(_) => return None,
+    })
 }
 
 /// P(q), P(τ) and the error states of automaton `ai`, in LOOM property ids.

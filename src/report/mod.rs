@@ -78,13 +78,19 @@ pub struct AnalysisStep {
 }
 
 impl AnalysisStep {
-    pub fn of(t: &crate::cpa::Transition, shown: Option<usize>) -> AnalysisStep {
-        let origin = match t {
-            crate::cpa::Transition::Woven(w) => StepOrigin::Woven {
+    /// Step `t` of an error path in `p`, shown as the counterexample's step `shown`.
+    pub fn of(
+        p: &crate::cfa::Program,
+        t: &crate::cpa::Transition,
+        shown: Option<usize>,
+    ) -> AnalysisStep {
+        let origin = match (t, crate::cpa::weave::cfa_step(p.entry_func, t)) {
+            (crate::cpa::Transition::Woven(w), _) => StepOrigin::Woven {
                 automaton: w.automaton,
                 op: w.op.clone(),
             },
-            _ => StepOrigin::Cfa(crate::cpa::Step::of(t)),
+            (_, Some((edge, kind))) => StepOrigin::Cfa { edge, kind },
+            (_, None) => unreachable!("a program step has a CFA edge"),
         };
         AnalysisStep { origin, shown }
     }
@@ -93,8 +99,11 @@ impl AnalysisStep {
 /// What a step of an error path was in the analysis.
 #[derive(Clone, Debug)]
 pub enum StepOrigin {
-    /// A step of the program's CFA.
-    Cfa(crate::cpa::Step),
+    /// A step over CFA edge `edge`, as the automata see it.
+    Cfa {
+        edge: crate::cfa::EdgeId,
+        kind: crate::spec::bound::StepKind,
+    },
     /// An operation woven in by automaton `automaton`.
     Woven {
         automaton: Option<usize>,
