@@ -457,11 +457,11 @@ impl Abstractor {
         preds: &[(u32, Bool)],
         limit: Option<usize>,
     ) -> Enumerated {
-        self.solver.push();
+        crate::smt::work::uncounted(|| self.solver.push());
         self.solver.assert(formula);
         let inds = self.define_indicators(preds);
         // Blocking clauses live one scope deeper than the definitions.
-        self.solver.push();
+        crate::smt::work::uncounted(|| self.solver.push());
         let mut cubes = Vec::new();
         let result = loop {
             match self.check(&[]) {
@@ -492,7 +492,7 @@ impl Abstractor {
                     }
                     if cubes.len() > MAX_CUBES {
                         self.solver.pop(1);
-                        self.solver.push();
+                        crate::smt::work::uncounted(|| self.solver.push());
                         break Some(self.cartesian(&inds, preds));
                     }
                     self.solver.assert(Bool::or(&block));
@@ -553,7 +553,7 @@ impl Abstractor {
             return r;
         }
         let r = a.entails_propositionally(b).unwrap_or_else(|| {
-            self.solver.push();
+            crate::smt::work::uncounted(|| self.solver.push());
             self.solver.assert(a.formula(preds));
             self.solver.assert(b.formula(preds).not());
             let r = self.check(&[]) == SatResult::Unsat;
