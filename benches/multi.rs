@@ -190,7 +190,8 @@ impl Setting<'_> {
 
     /// The file of configuration `c`'s repeated runs ([`Setting::repeat_costly`]).
     fn repeats(&self, c: &str) -> PathBuf {
-        self.out.join(format!("multi-{}-{c}-repeats.jsonl", self.name))
+        self.out
+            .join(format!("multi-{}-{c}-repeats.jsonl", self.name))
     }
 
     /// Runs `mpv batch` over `manifest` under configuration `c`.
@@ -236,7 +237,11 @@ impl Setting<'_> {
         let mut repeats: Vec<String> = vec![String::new(); configs.len()];
         for _ in 1..repeat {
             for file in &costly {
-                let row = self.rows.iter().find(|r| r[1] == *file).expect("a sampled row");
+                let row = self
+                    .rows
+                    .iter()
+                    .find(|r| r[1] == *file)
+                    .expect("a sampled row");
                 let text = format!("{}\n{}\n", self.header, row.join("\t"));
                 std::fs::write(&manifest, text).expect("repeat manifest");
                 for ((c, kept), all) in configs.iter().zip(&mut best).zip(&mut repeats) {
@@ -248,7 +253,11 @@ impl Setting<'_> {
                         continue;
                     };
                     if verdicts(old) != verdicts(&again) {
-                        println!("REPEAT DIFFERS: {file} under {c}: {:?} then {:?}", verdicts(old), verdicts(&again));
+                        println!(
+                            "REPEAT DIFFERS: {file} under {c}: {:?} then {:?}",
+                            verdicts(old),
+                            verdicts(&again)
+                        );
                     } else if analysis_cpu(&again) < analysis_cpu(old) {
                         *old = again;
                     }
@@ -288,7 +297,9 @@ fn decided_all(v: &Value) -> bool {
 
 /// The module's analysis CPU time in seconds.
 fn analysis_cpu(v: &Value) -> f64 {
-    v["stats"]["analysis_cpu_s"].as_f64().unwrap_or(f64::INFINITY)
+    v["stats"]["analysis_cpu_s"]
+        .as_f64()
+        .unwrap_or(f64::INFINITY)
 }
 
 /// Every row with a violated rule, then rows in a seeded hash order until
