@@ -235,6 +235,19 @@ mod tests {
     }
 
     #[test]
+    fn a_push_does_work_the_meter_leaves_out() {
+        let s = z3::Solver::new();
+        let x = BV::new_const("x", 32);
+        s.assert(x.bvmul(&x).eq(BV::from_u64(1_000_003, 32)));
+        let _ = s.check();
+        s.assert(x.bvadd(&x).bvugt(BV::from_u64(7, 32)));
+        let (before, z3_before) = (meter(), spent());
+        uncounted(|| s.push());
+        assert!(spent() > z3_before, "the push internalised an assertion");
+        assert_eq!(meter(), before);
+    }
+
+    #[test]
     fn solver_work_advances_the_meter_and_passes_a_deadline() {
         let before = meter();
         let deadline = Deadline::in_units(10);
