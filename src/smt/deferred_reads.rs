@@ -355,7 +355,7 @@ mod tests {
         for c in restriction.all() {
             solver.assert(c);
         }
-        crate::smt::work::uncounted(|| solver.push());
+        solver.push();
         solver.assert(x.eq(BV::from_u64(7, 8)));
         assert_eq!(solver.check(), SatResult::Unsat);
         solver.pop(1);

@@ -112,9 +112,10 @@ pub fn charge_lookups(n: u64) {
 
 /// Runs `op`, a solver's `push`, without counting its Z3 work on the
 /// meter. A push internalises the assertions made since the last one, and
-/// Z3's resource count for that is not repeatable: identical runs differ
-/// by a few dozen units there (and only there), enough for a budget to end
-/// on either side of a step. Its work is small beside the checks'.
+/// Z3's resource count for that is not repeatable: on mISDN 059, identical
+/// runs differed by a few dozen units in a push and nowhere else, enough
+/// for a budget to end on either side of a step. Its work is small beside
+/// the checks'.
 pub fn uncounted<T>(op: impl FnOnce() -> T) -> T {
     let before = spent();
     let r = op();
