@@ -230,41 +230,38 @@ fn a_trace_page_shows_the_source_beside_the_path() {
     write_report(&dir);
     let page = std::fs::read_to_string(dir.join("html/traces/0001-32_1.html")).unwrap();
     // The source, escaped, with the path's lines marked and the error line set off.
-    assert!(
-        page.contains("/* &lt;tag&gt; &amp; &#39;q&#39; */"),
-        "{page}"
+    assert_shows(
+        &page,
+        &[
+            "/* &lt;tag&gt; &amp; &#39;q&#39; */",
+            "<div class=\"sl err\" id=\"L9\">",
+            "<div class=\"sl on\" id=\"L5\">",
+        ],
     );
-    assert!(page.contains("<div class=\"sl err\" id=\"L9\">"), "{page}");
-    assert!(page.contains("<div class=\"sl on\" id=\"L5\">"), "{page}");
     // Values, branches, calls, the automaton's operation and its variables.
-    assert!(page.contains("nondet() = -1"), "{page}");
-    assert!(page.contains("condition true"), "{page}");
-    assert!(
-        page.contains("<b title=\"mutex::locked = 1;\">mutex::locked</b> ← 1"),
-        "{page}"
+    assert_shows(
+        &page,
+        &[
+            "nondet() = -1",
+            "condition true",
+            "<b title=\"mutex::locked = 1;\">mutex::locked</b> ← 1",
+            "✗ mutex locked &lt;twice&gt;",
+        ],
     );
-    assert!(page.contains("✗ mutex locked &lt;twice&gt;"), "{page}");
     // The automaton's control states, where they change.
     for (from, to) in [("Unlocked", "Locked"), ("Locked", "Double")] {
         let shown = format!("automaton <b>mutex&lt;1&gt;</b>: {from} → <b>{to}</b>");
-        assert!(page.contains(&shown), "{page}");
+        assert_shows(&page, &[&shown]);
     }
-    assert!(
-        page.contains("LDV&#39;s &lt;assumption&gt; &amp; more"),
-        "{page}"
-    );
+    assert_shows(&page, &["LDV&#39;s &lt;assumption&gt; &amp; more"]);
     // probe holds the automaton's operation: unfolded; helper does not: folded.
-    assert!(
-        page.contains("<details class=\"call\" open><summary id=\"s2\">"),
-        "{page}"
-    );
-    assert!(
-        page.contains("<details class=\"call\"><summary id=\"s5\">"),
-        "{page}"
-    );
-    assert!(
-        page.contains("expected false <span class=\"badge o-correct\">"),
-        "{page}"
+    assert_shows(
+        &page,
+        &[
+            "<details class=\"call\" open><summary id=\"s2\">",
+            "<details class=\"call\"><summary id=\"s5\">",
+            "expected false <span class=\"badge o-correct\">",
+        ],
     );
     let missing = std::fs::read_to_string(dir.join("html/traces/0002-label_ERROR.html")).unwrap();
     assert!(missing.contains("source was not found"), "{missing}");
@@ -287,21 +284,28 @@ fn long_gaps_are_skipped_and_short_ones_folded() {
         step(150, "main", "call", "f();", json!({"callee": "f"})),
     ];
     let page = only_trace_page("gaps", &text, "p", steps);
-    assert!(page.contains("<summary>⋯ lines 1–16</summary>"), "{page}");
-    assert!(page.contains("<summary>⋯ lines 24–46</summary>"), "{page}");
-    assert!(
-        page.contains("lines 54–146 (93 lines) are not on the path"),
-        "{page}"
-    );
-    assert!(
-        page.contains("lines 154–200 (47 lines) are not on the path"),
-        "{page}"
+    assert_shows(
+        &page,
+        &[
+            "<summary>⋯ lines 1–16</summary>",
+            "<summary>⋯ lines 24–46</summary>",
+            "lines 54–146 (93 lines) are not on the path",
+            "lines 154–200 (47 lines) are not on the path",
+        ],
     );
     assert!(!page.contains(">line 100<"), "skipped lines are left out");
     assert!(page.contains(">line 20<"));
 }
 
 /// The trace page of a report (in the test directory `name`) of one module
+/// Asserts that `page` holds every one of `parts` (the page is printed
+/// when one is missing).
+fn assert_shows(page: &str, parts: &[&str]) {
+    for part in parts {
+        assert!(page.contains(part), "no {part:?} in:\n{page}");
+    }
+}
+
 /// with the text `source` and one FALSE property `id` whose path is `steps`.
 fn only_trace_page(name: &str, source: &str, id: &str, steps: Vec<Value>) -> String {
     let dir = tmp(name);
@@ -352,17 +356,16 @@ fn an_error_at_a_function_entry_is_marked_and_its_callers_unfolded() {
         ),
     ];
     let page = only_trace_page("entry", SOURCE, "label:ERROR", steps);
-    assert!(
-        page.contains("<details class=\"call\" open><summary id=\"s1\">"),
-        "{page}"
+    assert_shows(
+        &page,
+        &[
+            "<details class=\"call\" open><summary id=\"s1\">",
+            "<summary id=\"s2\" class=\"err\">",
+            "<a href=\"#s2\">the error on the path</a>",
+            "<div class=\"sl err\" id=\"L6\">",
+            "(no error message recorded)",
+        ],
     );
-    assert!(page.contains("<summary id=\"s2\" class=\"err\">"), "{page}");
-    assert!(
-        page.contains("<a href=\"#s2\">the error on the path</a>"),
-        "{page}"
-    );
-    assert!(page.contains("<div class=\"sl err\" id=\"L6\">"), "{page}");
-    assert!(page.contains("(no error message recorded)"), "{page}");
 }
 
 #[test]
@@ -382,13 +385,12 @@ fn an_automaton_move_at_the_programs_exit_shows_in_the_last_row() {
         ),
     ];
     let page = only_trace_page("exit-move", SOURCE, "p", steps);
-    assert!(
-        page.contains("automaton <b>a</b>: Held → <b>Leak&lt;ed&gt;</b>"),
-        "{page}"
-    );
-    assert!(
-        page.contains("<details class=\"call\" open><summary id=\"s1\">"),
-        "{page}"
+    assert_shows(
+        &page,
+        &[
+            "automaton <b>a</b>: Held → <b>Leak&lt;ed&gt;</b>",
+            "<details class=\"call\" open><summary id=\"s1\">",
+        ],
     );
     assert!(!page.contains("return from main"), "{page}");
 }
