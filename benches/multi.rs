@@ -35,6 +35,9 @@
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
+use mpv::eval::cost::TRIVIAL_S;
+use mpv::eval::ModuleRun;
+use mpv::report::Verdict;
 use serde_json::Value;
 
 #[path = "../tests/it/common.rs"]
@@ -224,7 +227,7 @@ impl Setting<'_> {
         let mut best: Vec<Vec<Value>> = configs.iter().map(|c| lines(&self.results(c))).collect();
         let costly: Vec<String> = best[configs.iter().position(|c| *c == "baseline").unwrap()]
             .iter()
-            .filter(|v| decided_all(v) && analysis_cpu(v) >= 0.2)
+            .filter(|v| costly(&module_run(v)))
             .filter_map(|v| v["file"].as_str().map(str::to_string))
             .collect();
         println!(
@@ -252,13 +255,13 @@ impl Setting<'_> {
                     let Some(old) = kept.iter_mut().find(|v| v["file"] == again["file"]) else {
                         continue;
                     };
-                    if verdicts(old) != verdicts(&again) {
+                    let (was, now) = (module_run(old), module_run(&again));
+                    if was.verdicts != now.verdicts {
                         println!(
                             "REPEAT DIFFERS: {file} under {c}: {:?} then {:?}",
-                            verdicts(old),
-                            verdicts(&again)
+                            was.verdicts, now.verdicts
                         );
-                    } else if analysis_cpu(&again) < analysis_cpu(old) {
+                    } else if now.analysis_cpu_s < was.analysis_cpu_s {
                         *old = again;
                     }
                 }
@@ -280,26 +283,17 @@ fn lines(path: &Path) -> Vec<Value> {
         .collect()
 }
 
-/// A module's (property, verdict) pairs.
-fn verdicts(v: &Value) -> Vec<(String, String)> {
-    let props = v["properties"].as_array().cloned().unwrap_or_default();
-    props
-        .iter()
-        .map(|p| (p["id"].to_string(), p["verdict"].to_string()))
-        .collect()
+/// A result line as `mpv eval` reads it (its verdicts, its CPU times).
+fn module_run(v: &Value) -> ModuleRun {
+    ModuleRun::from_line(v.as_object().unwrap_or(&serde_json::Map::new()))
 }
 
-/// Whether every property of the module got TRUE or FALSE.
-fn decided_all(v: &Value) -> bool {
-    let props = v["properties"].as_array();
-    props.is_some_and(|ps| !ps.is_empty() && ps.iter().all(|p| p["verdict"] != "unknown"))
-}
-
-/// The module's analysis CPU time in seconds.
-fn analysis_cpu(v: &Value) -> f64 {
-    v["stats"]["analysis_cpu_s"]
-        .as_f64()
-        .unwrap_or(f64::INFINITY)
+/// Whether `mpv eval` counts the module as non-trivial: every property
+/// decided, with at least [`TRIVIAL_S`] of analysis CPU.
+fn costly(m: &ModuleRun) -> bool {
+    m.analysis_cpu_s >= TRIVIAL_S
+        && !m.verdicts.is_empty()
+        && m.verdicts.values().all(|v| *v != Verdict::Unknown)
 }
 
 /// Every row with a violated rule, then rows in a seeded hash order until
