@@ -34,13 +34,7 @@ fn counterexample() -> Value {
             "mutex::locked = 0;",
             json!({"values": "0", "input_line": 0}),
         ),
-        step(
-            12,
-            "main",
-            "enter",
-            "enter probe",
-            json!({"callee": "probe"}),
-        ),
+        enter_probe(),
         step(
             4,
             "probe",
