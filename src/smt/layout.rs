@@ -58,7 +58,7 @@ impl Encoder<'_> {
     /// The integer value of the 64-bit pointer value `p` (see the module
     /// doc). Sets `havocked` when the value is an object's view.
     pub(super) fn integer_of_pointer(&self, st: &mut SymState, p: BV) -> BV {
-        if let Some(c) = super::interrupt::simplified(&p).as_u64() {
+        if let Some(c) = super::fold::value(&p) {
             if !(VAR_REGION..OBJECT_END).contains(&c) {
                 return p;
             }

@@ -8,7 +8,7 @@
 use super::accesses::SpanContents;
 use super::fixed_writes::FixedWrites;
 use super::state::{width_class, HEAP_REGION, HEAP_SIZE, HEAP_STRIDE, WIDTHS};
-use super::{interrupt, Encoder, SymState};
+use super::{Encoder, SymState};
 use z3::ast::{Array, Bool, BV};
 
 /// The largest span an exact path check fills byte by byte (a zeroed
@@ -198,7 +198,7 @@ impl Encoder<'_> {
     /// object): stores at a symbolic address would make every later read
     /// a case split for the solver. Returns whether it did.
     pub fn overwrite_span(&self, st: &mut SymState, a: &BV, n: u64, zeroes: bool) -> bool {
-        let Some(a) = interrupt::simplified(a).as_u64().filter(|_| n <= MAX_FILL) else {
+        let Some(a) = super::fold::value(a).filter(|_| n <= MAX_FILL) else {
             return false;
         };
         for (k, &w) in WIDTHS.iter().enumerate() {

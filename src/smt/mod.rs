@@ -102,6 +102,7 @@ pub mod deferred_reads;
 mod encoder;
 mod expr;
 pub mod fixed_writes;
+pub mod fold;
 pub mod interrupt;
 mod kernel;
 pub mod layout;

@@ -341,7 +341,7 @@ fn external_call(
         } = enc.allocate(st);
         if let Some(len) = zeroed_bytes {
             // Small objects of a constant size are zeroed byte by byte.
-            let n = crate::smt::interrupt::simplified(&len).as_u64();
+            let n = crate::smt::fold::value(&len);
             if !n.is_some_and(|n| enc.fill(st, &obj, n, SpanContents::Zero)) {
                 enc.note_clobber(&v, len);
             }
@@ -409,7 +409,7 @@ fn pointer_writes(
         .filter(|c| !c.returns_dst || lhs.is_none_or(|l| enc.width(l.ty) == c.dst.get_size()));
     if let Some(c) = clobber {
         length_result = c.arbitrary_length;
-        let n = crate::smt::interrupt::simplified(&c.len).as_u64();
+        let n = crate::smt::fold::value(&c.len);
         if enc.recording() {
             copied_input = enc.user_input_in_force()
                 && crate::smt::copies_from_user(name)
@@ -423,7 +423,7 @@ fn pointer_writes(
             let zeroes = writer.as_ref().is_some_and(|w| w.sets)
                 && args.get(1).is_some_and(|v| {
                     let v = enc.eval(st, v);
-                    crate::smt::interrupt::simplified(&v).as_u64() == Some(0)
+                    crate::smt::fold::value(&v) == Some(0)
                 });
             if !n.is_some_and(|n| enc.overwrite_span(st, &c.dst, n, zeroes)) {
                 enc.havoc_memory(st);
@@ -586,7 +586,7 @@ fn copied_span(
         return None;
     }
     let len = byte_count(enc, st, args.get(w.len_arg?)?)?;
-    let n = crate::smt::interrupt::simplified(&len).as_u64()?;
+    let n = crate::smt::fold::value(&len)?;
     if n > super::MAX_FILL {
         return None;
     }
