@@ -57,6 +57,19 @@ pub enum PathCheck {
     Unknown,
 }
 
+impl PathCheck {
+    /// The outcome in a few words, for tracing.
+    fn outcome(&self) -> String {
+        match self {
+            PathCheck::Feasible(_) => "feasible".to_string(),
+            PathCheck::Imprecise(why) => format!("imprecise: {why:?}"),
+            PathCheck::LdvInfeasible(op) => format!("infeasible under LDV's assumptions: {op}"),
+            PathCheck::Infeasible(_) => "infeasible".to_string(),
+            PathCheck::Unknown => "unknown".to_string(),
+        }
+    }
+}
+
 /// Analyses the abstract error path ending in `target` (property
 /// `property`): a counterexample if a concrete path of it is, the
 /// candidate predicates ([`refine::candidates`]) if it is infeasible.
@@ -214,6 +227,9 @@ fn exact_or_under_ldv_assumptions(q: ExactPath<'_, '_>, apart: &mut Separations)
             // the module's memory alone, ...) the path may be exact.
             let (second, assumptions) =
                 enc.under_ldv_assumptions(|| exact_path_keeping_apart(q, apart));
+            if tracing() {
+                eprintln!("exact path under LDV's assumptions: {}", second.outcome());
+            }
             match second {
                 PathCheck::Feasible(mut cex) => {
                     cex.assumptions = assumptions;
@@ -888,7 +904,15 @@ fn independent_of_havoc(
     let pairs: Vec<(&Dynamic, &Dynamic)> = havocs.iter().zip(&copies).collect();
     let refs: Vec<&Bool> = dependent.iter().collect();
     solver.assert(Bool::and(&refs).substitute(&pairs).not());
-    crate::smt::interrupt::checking(|| solver.check())
+    let r = crate::smt::interrupt::checking(|| solver.check());
+    if tracing() {
+        eprintln!(
+            "havoc check: {r:?} ({} of {} conditions mention unmodelled values)",
+            dependent.len(),
+            conditions.len()
+        );
+    }
+    r
 }
 
 /// Whether an exact path check defers reads over stores
