@@ -268,7 +268,7 @@ impl<'p, 's> Search<'p, 's> {
 
     /// Opens a scope for a branch with constraint `c` and checks it.
     fn enter_branch(&mut self, c: &Bool) -> Branch {
-        crate::smt::work::uncounted(|| self.solver.push());
+        crate::smt::work::push(&self.solver);
         self.level += 1;
         self.solver.assert(c);
         match self.check() {

@@ -47,12 +47,9 @@ pub fn constant(t: &BV) -> Folded {
     fold(t, &mut nodes)
 }
 
+/// The low `width` bits of `v` (`width` at most 64).
 fn mask(v: u128, width: u32) -> u128 {
-    if width >= 128 {
-        v
-    } else {
-        v & ((1u128 << width) - 1)
-    }
+    v & ((1u128 << width) - 1)
 }
 
 fn fold(t: &BV, nodes: &mut u32) -> Folded {

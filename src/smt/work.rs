@@ -124,6 +124,12 @@ pub fn uncounted<T>(op: impl FnOnce() -> T) -> T {
     r
 }
 
+/// Pushes a scope on `solver` without counting its Z3 work on the meter
+/// ([`uncounted`]).
+pub fn push(solver: &z3::Solver) {
+    uncounted(|| solver.push());
+}
+
 /// This thread's work so far: Z3's resource count (less what
 /// [`uncounted`] left out) and the work charged.
 pub fn meter() -> u64 {

@@ -457,11 +457,11 @@ impl Abstractor {
         preds: &[(u32, Bool)],
         limit: Option<usize>,
     ) -> Enumerated {
-        crate::smt::work::uncounted(|| self.solver.push());
+        crate::smt::work::push(&self.solver);
         self.solver.assert(formula);
         let inds = self.define_indicators(preds);
         // Blocking clauses live one scope deeper than the definitions.
-        crate::smt::work::uncounted(|| self.solver.push());
+        crate::smt::work::push(&self.solver);
         let mut cubes = Vec::new();
         let result = loop {
             match self.check(&[]) {
@@ -492,7 +492,7 @@ impl Abstractor {
                     }
                     if cubes.len() > MAX_CUBES {
                         self.solver.pop(1);
-                        crate::smt::work::uncounted(|| self.solver.push());
+                        crate::smt::work::push(&self.solver);
                         break Some(self.cartesian(&inds, preds));
                     }
                     self.solver.assert(Bool::or(&block));
@@ -553,7 +553,7 @@ impl Abstractor {
             return r;
         }
         let r = a.entails_propositionally(b).unwrap_or_else(|| {
-            crate::smt::work::uncounted(|| self.solver.push());
+            crate::smt::work::push(&self.solver);
             self.solver.assert(a.formula(preds));
             self.solver.assert(b.formula(preds).not());
             let r = self.check(&[]) == SatResult::Unsat;
