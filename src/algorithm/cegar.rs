@@ -5,11 +5,18 @@
 //! checked exactly ([`check_path`]). A feasible path is a counterexample
 //! for the properties whose error state the target is in; SDC disables
 //! them and calls `analyze` again, which continues with the same reached
-//! set. An infeasible path is refined (new predicates, [`super::refine`];
-//! the run restarts with the larger precision) and counted as a refinement
-//! of those properties in the monitor; after each refinement the
-//! properties that `exceeds` (the S2 rule) are withdrawn: the restarted
-//! run's precision leaves them out (`prec_S`). Each property keeps the
+//! set. An infeasible path is refined (new predicates, [`super::refine`])
+//! and counted as a refinement of those properties in the monitor.
+//! Refinement is lazy (Henzinger, Jhala, Majumdar, Sutre: lazy
+//! abstraction): the reached set is cut below the first abstraction state
+//! of the path whose precision grew ([`Reached::cut`]), and the run goes
+//! on with the larger precision, keeping what it explored elsewhere. A
+//! path that crosses states abstracted before the precision last grew is
+//! cut at the first of them without new predicates. The run starts over
+//! instead when a refinement decides every block's satisfiability from
+//! then on, or withdraws properties: after each refinement the properties
+//! that `exceeds` (the S2 rule) are withdrawn, and the restarted run's
+//! precision leaves them out (`prec_S`). Each property keeps the
 //! predicates its refinements found, where they were found, and a run's
 //! precision holds those of its open properties only: a property decided,
 //! given up or withdrawn no longer costs the others the predicates it
@@ -202,6 +209,37 @@ impl<'p> CegarState<'p> {
                 }
             });
         }
+    }
+
+    /// The first abstraction state on the path to node `n` (after the
+    /// root) whose abstraction tracked fewer predicates than the precision
+    /// now puts where it was computed.
+    fn first_refined(&self, n: usize, program: &Program) -> Option<usize> {
+        let run = self.run.as_ref()?;
+        let reached = &run.reached;
+        reached.path_to(n).into_iter().skip(1).find(|&i| {
+            let node = &reached.nodes[i];
+            node.state.data.abstracted_at().is_some_and(|at| {
+                node.precision.data.at(at, program).len() < self.predicates.at(at, program).len()
+            })
+        })
+    }
+
+    /// Lazy abstraction: the run goes on with the current precision from
+    /// node `pivot`'s parent, without the states below it.
+    fn cut(&mut self, pivot: usize) {
+        let run = self.run.as_mut().expect("a run to cut");
+        let preds = Rc::new(self.predicates.clone());
+        run.cpa.data.set_precision(preds.clone());
+        run.reached
+            .cut(&run.cpa, pivot, |p| p.data = Rc::clone(&preds));
+    }
+
+    /// Whether every candidate is already tracked where it was found.
+    fn tracks_all(&self, candidates: &[Candidate], program: &Program) -> bool {
+        candidates
+            .iter()
+            .all(|(at, c)| self.predicates.tracks(c, *at, program))
     }
 
     /// Records what a refinement for the error path of `props` added.
@@ -435,18 +473,65 @@ impl<'p> LoomAnalysis<'p> {
                 // The solver ran out of time: the budget is spent.
             }
             PathCheck::Infeasible(candidates) => {
-                self.cegar.refinements += 1;
-                self.work.refinements += 1;
-                let progress =
-                    self.cegar
-                        .refine(self.program, &props, candidates, &trace, deadline);
-                monitor.record_refinement(props.iter().copied(), clock.now().saturating_sub(t0));
-                self.close_run(monitor);
-                self.cegar.started_for.clone_from(&props);
-                return self.after_refinement(props, progress, budget, monitor);
+                return self.on_infeasible(
+                    n, props, candidates, &trace, deadline, t0, budget, monitor, clock,
+                );
             }
         }
         Some(report)
+    }
+
+    /// The error path to node `n` of `props` is infeasible: the run is
+    /// refined (lazily if it can be), or the properties are given up.
+    #[allow(clippy::too_many_arguments)]
+    fn on_infeasible(
+        &mut self,
+        n: usize,
+        props: Vec<PropertyId>,
+        candidates: Vec<Candidate>,
+        trace: &Trace,
+        deadline: Deadline,
+        t0: Duration,
+        budget: &Budget,
+        monitor: &mut Monitor<PropertyId>,
+        clock: &dyn Clock,
+    ) -> Option<Report> {
+        self.cegar.refinements += 1;
+        self.work.refinements += 1;
+        let lazy = self.options.lazy_abstraction;
+        let blocks_before = self.cegar.check_blocks;
+        let progress = if lazy
+            && self.cegar.tracks_all(&candidates, self.program)
+            && self.cegar.first_refined(n, self.program).is_some()
+        {
+            // The path crosses states abstracted under a smaller precision:
+            // the cut below the first of them is the progress.
+            self.cegar.learn(&props, candidates);
+            true
+        } else {
+            self.cegar
+                .refine(self.program, &props, candidates, trace, deadline)
+        };
+        monitor.record_refinement(props.iter().copied(), clock.now().saturating_sub(t0));
+        self.cegar.started_for.clone_from(&props);
+        let withdrawn = self.partition.withdrawn.len();
+        if let Some(report) = self.after_refinement(props, progress, budget, monitor) {
+            self.close_run(monitor);
+            return Some(report);
+        }
+        let pivot = (lazy
+            && self.cegar.check_blocks == blocks_before
+            && self.partition.withdrawn.len() == withdrawn)
+            .then(|| self.cegar.first_refined(n, self.program))
+            .flatten();
+        match pivot {
+            Some(pivot) => {
+                self.count_run(monitor);
+                self.cegar.cut(pivot);
+            }
+            None => self.close_run(monitor),
+        }
+        None
     }
 
     /// The exact check of the error path to `trace` (of the properties
@@ -480,7 +565,11 @@ impl<'p> LoomAnalysis<'p> {
                 format!("infeasible, {} candidate predicates: {:?}", c.len(), c)
             }
         };
-        let states = self.cegar.run.as_ref().map_or(0, |r| r.reached.nodes.len());
+        let states = self
+            .cegar
+            .run
+            .as_ref()
+            .map_or(0, |r| r.reached.live_nodes().count());
         eprintln!("loom cegar: target for {name} after {} refinements ({} predicates, {} states, path check {:.2}s): {what}", self.cegar.refinements, self.cegar.predicates.len(), states, started.elapsed().as_secs_f64());
     }
 
@@ -611,7 +700,7 @@ impl<'p> LoomAnalysis<'p> {
         let Some(r) = self.cegar.run.as_mut() else {
             return;
         };
-        let states = r.reached.nodes.len();
+        let states = r.reached.live_nodes().count();
         let a = r.cpa.data.abstraction_stats();
         if tracing() {
             eprintln!(
@@ -654,8 +743,7 @@ fn loop_head_invariants(program: &Program, reached: &PredReached) -> Vec<LoopInv
     let mut names = invariants::Names::new(program);
     let mut seen: HashMap<u64, CExpr> = HashMap::default();
     let states = reached
-        .nodes
-        .iter()
+        .live_nodes()
         .filter(|n| n.state.pending.is_none() && program.loc(n.state.loc).loop_head)
         .map(|n| {
             let d = &n.state.data;
@@ -708,12 +796,14 @@ fn initial_predicates(program: &Program, automaton: &BoundAutomaton) -> Vec<Bool
     preds
 }
 
-/// Limits of one CEGAR run.
+/// Limits of one CEGAR run, and how it refines.
 #[derive(Clone, Copy, Debug)]
-pub struct CegarLimits {
+pub struct CegarOptions {
     /// The run's budget, in nominal seconds of work.
     pub work: Option<Duration>,
     pub max_refinements: u64,
+    /// [`LoomOptions::lazy_abstraction`].
+    pub lazy_abstraction: bool,
 }
 
 #[derive(Clone, Debug, Default)]
@@ -735,7 +825,7 @@ pub struct CegarResult {
 
 /// Decides whether a location labelled `label` is reachable, by predicate
 /// abstraction with CEGAR only.
-pub fn check_label(program: &Program, label: &str, limits: CegarLimits) -> CegarResult {
+pub fn check_label(program: &Program, label: &str, limits: CegarOptions) -> CegarResult {
     check_label_with(program, label, limits, false)
 }
 
@@ -745,7 +835,7 @@ pub fn check_label(program: &Program, label: &str, limits: CegarLimits) -> Cegar
 pub fn check_label_under_ldv_assumptions(
     program: &Program,
     label: &str,
-    limits: CegarLimits,
+    limits: CegarOptions,
 ) -> CegarResult {
     check_label_with(program, label, limits, true)
 }
@@ -753,7 +843,7 @@ pub fn check_label_under_ldv_assumptions(
 fn check_label_with(
     program: &Program,
     label: &str,
-    limits: CegarLimits,
+    limits: CegarOptions,
     under_ldv_assumptions: bool,
 ) -> CegarResult {
     let property = LoomProperty {
@@ -764,6 +854,7 @@ fn check_label_with(
         explicit_values: false,
         max_refinements: limits.max_refinements,
         under_ldv_assumptions,
+        lazy_abstraction: limits.lazy_abstraction,
         ..LoomOptions::default()
     };
     let mut analysis = LoomAnalysis::new(

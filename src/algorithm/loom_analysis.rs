@@ -144,11 +144,15 @@ pub struct LoomOptions {
     /// Each fixed point that proves properties keeps what it knows at loop
     /// heads for them ([`LoomAnalysis::invariants`]).
     pub invariants: bool,
+    /// A refinement cuts the reached set below the first state it makes
+    /// more precise and goes on (lazy abstraction), instead of starting
+    /// the run over.
+    pub lazy_abstraction: bool,
 }
 
 impl Default for LoomOptions {
     /// Both stages, [`MAX_REFINEMENTS`], no assumptions, the default scope,
-    /// no invariants.
+    /// no invariants, lazy abstraction.
     fn default() -> Self {
         LoomOptions {
             explicit_values: true,
@@ -157,6 +161,7 @@ impl Default for LoomOptions {
             predicate_scope: PredicateScope::default(),
             partitions_stand_alone: false,
             invariants: false,
+            lazy_abstraction: true,
         }
     }
 }

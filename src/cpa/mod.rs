@@ -190,7 +190,7 @@ pub mod value;
 pub mod weave;
 
 /// How a step of the ARG was taken (owned copy of a [`Transition`]).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Step {
     Edge(EdgeId),
     Enter(EdgeId),

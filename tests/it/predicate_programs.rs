@@ -10,7 +10,7 @@ use std::path::Path;
 use std::time::Duration;
 
 use mpv::algorithm::cegar::{
-    check_label, check_label_under_ldv_assumptions, CegarLimits, CegarResult,
+    check_label, check_label_under_ldv_assumptions, CegarOptions, CegarResult,
 };
 use mpv::cfa::Program;
 use mpv::frontend::{parse_file, FrontendOptions};
@@ -33,12 +33,18 @@ fn cegar_at(path: &Path) -> CegarResult {
 }
 
 fn cegar_of(p: &Program) -> CegarResult {
+    cegar_refining(p, true)
+}
+
+/// CEGAR alone, refining lazily or starting each run over.
+fn cegar_refining(p: &Program, lazy_abstraction: bool) -> CegarResult {
     check_label(
         p,
         "ERROR",
-        CegarLimits {
+        CegarOptions {
             work: Some(Duration::from_secs(60)),
             max_refinements: 50,
+            lazy_abstraction,
         },
     )
 }
@@ -47,6 +53,11 @@ fn cegar_of(p: &Program) -> CegarResult {
 /// expectation (`keys`: those its programs may have): the programs whose
 /// verdict is not one it names, and how many were checked.
 fn unexpected_verdicts(dir: &str, keys: &[&str]) -> (Vec<String>, usize) {
+    unexpected_verdicts_refining(dir, keys, true)
+}
+
+/// [`unexpected_verdicts`], refining lazily or starting each run over.
+fn unexpected_verdicts_refining(dir: &str, keys: &[&str], lazy: bool) -> (Vec<String>, usize) {
     let mut checked = 0;
     let mut failures = Vec::new();
     for prog in common::test_programs(dir, keys) {
@@ -55,7 +66,7 @@ fn unexpected_verdicts(dir: &str, keys: &[&str]) -> (Vec<String>, usize) {
         };
         let (got, why) = match parse_file(&prog.path, &FrontendOptions::default()) {
             Ok(p) => {
-                let r = cegar_of(&p);
+                let r = cegar_refining(&p, lazy);
                 (common::verdict_word(r.verdict), r.reason)
             }
             Err(e) => ("error", Some(e.to_string())),
@@ -76,6 +87,13 @@ fn unexpected_verdicts(dir: &str, keys: &[&str]) -> (Vec<String>, usize) {
 #[test]
 fn every_predicate_program_gives_its_expected_verdict() {
     let (failures, checked) = unexpected_verdicts("predicate", &["cegar"]);
+    assert!(checked >= 30, "only {checked} programs with `cegar=`");
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+}
+
+#[test]
+fn starting_each_run_over_after_a_refinement_gives_the_same_verdicts() {
+    let (failures, checked) = unexpected_verdicts_refining("predicate", &["cegar"], false);
     assert!(checked >= 30, "only {checked} programs with `cegar=`");
     assert!(failures.is_empty(), "{}", failures.join("\n"));
 }
@@ -247,9 +265,10 @@ fn unmodelled_values_the_error_does_not_depend_on_keep_a_counterexample() {
 #[test]
 fn an_analysis_under_ldv_assumptions_names_them_and_proves_nothing() {
     let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/programs");
-    let limits = CegarLimits {
+    let limits = CegarOptions {
         work: Some(Duration::from_secs(60)),
         max_refinements: 50,
+        lazy_abstraction: true,
     };
     let under = |path: &Path| {
         let p = parse_file(path, &FrontendOptions::default()).expect("parses");

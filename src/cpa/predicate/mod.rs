@@ -17,6 +17,9 @@
 //! of the same location and call stack whose region it entails, the
 //! predicates taken as Boolean variables ([`abstraction::Abstractor::entails`]);
 //! a state inside a block is covered by the state it was merged into.
+//! A successor formed again from the same state by the same step (a node
+//! put back in the waitlist after a target or a cut) is the same state: it
+//! keeps its id, so the one already reached covers it.
 //!
 //! Soundness bookkeeping: every step that is not an over-approximation
 //! ([`SymState::sound`] cleared) is remembered in [`PredicateCpa::unsound`];
@@ -79,6 +82,16 @@ struct BlockEnd {
 }
 
 impl PredState {
+    /// Where the state's abstraction was computed, if it was just
+    /// abstracted at an abstraction point (`Some(None)`: at a target inside
+    /// a block, over every predicate).
+    pub fn abstracted_at(&self) -> Option<Option<LocId>> {
+        match &*self.trace {
+            TraceNode::Abstraction { loc, .. } => Some(*loc),
+            _ => None,
+        }
+    }
+
     /// Whether the state was just abstracted (empty block).
     pub fn is_abstraction(&self) -> bool {
         matches!(
@@ -116,9 +129,12 @@ pub struct PredicateCpa<'p> {
     /// Decide every block's satisfiability, even without predicates to track.
     pub check_blocks: bool,
     abstractor: RefCell<Abstractor>,
-    /// The precision of this run (also needed by coverage checks).
-    predicates: Precision,
+    /// The precision of this run (also needed by coverage checks); it
+    /// grows when a refinement goes on with the same reached set.
+    predicates: RefCell<Precision>,
     next_id: Cell<u64>,
+    /// The id of each successor formed: by predecessor id and step.
+    derived: RefCell<crate::hash::HashMap<(u64, Step), u64>>,
     /// A step that is not an over-approximation was taken.
     pub unsound: Cell<bool>,
 }
@@ -157,8 +173,9 @@ impl<'p> PredicateCpa<'p> {
             targets: targets.to_vec(),
             check_blocks: false,
             abstractor: RefCell::new(Abstractor::new(deadline)),
-            predicates,
+            predicates: RefCell::new(predicates),
             next_id: Cell::new(0),
+            derived: RefCell::default(),
             unsound: Cell::new(false),
         }
     }
@@ -167,6 +184,24 @@ impl<'p> PredicateCpa<'p> {
         let n = self.next_id.get();
         self.next_id.set(n + 1);
         n
+    }
+
+    /// The id of the successor of state `from` by `step`: the one it got
+    /// when first formed.
+    fn derived_id(&self, from: u64, step: Step) -> u64 {
+        if let Some(&id) = self.derived.borrow().get(&(from, step)) {
+            return id;
+        }
+        let id = self.fresh_id();
+        self.derived.borrow_mut().insert((from, step), id);
+        id
+    }
+
+    /// The precision from now on: `predicates` extends the run's (the
+    /// indices of its predicates are theirs there).
+    pub fn set_precision(&self, predicates: Precision) {
+        debug_assert!(predicates.len() >= self.predicates.borrow().len());
+        *self.predicates.borrow_mut() = predicates;
     }
 
     /// Computes abstractions into (and looks them up in) `cache`, which
@@ -247,7 +282,7 @@ impl<'p> Cpa for PredicateCpa<'p> {
     }
 
     fn initial_precision(&self, _start: LocId) -> Precision {
-        self.predicates.clone()
+        self.predicates.borrow().clone()
     }
 
     fn transfer(&self, s: &PredState, step: &Transition, _prec: &Precision) -> Vec<PredState> {
@@ -289,7 +324,7 @@ impl<'p> Cpa for PredicateCpa<'p> {
             ),
         };
         vec![PredState {
-            id: self.fresh_id(),
+            id: self.derived_id(s.id, Step::of(step)),
             abs: s.abs.clone(),
             sym,
             guard,
@@ -336,7 +371,10 @@ impl<'p> Cpa for PredicateCpa<'p> {
             || reached.is_abstraction()
             || !Rc::ptr_eq(&new.abs, &reached.abs)
             || new.pending != reached.pending
+            || reached.id == new.id
+            || reached.covers.contains(&new.id)
         {
+            // Merging a state `reached` already covers changes nothing.
             return None;
         }
         let mut covers: Vec<u64> = reached.covers.to_vec();
@@ -365,7 +403,7 @@ impl<'p> Cpa for PredicateCpa<'p> {
             return self.abstractor.borrow_mut().entails(
                 &a.abs.region,
                 &b.abs.region,
-                &self.predicates,
+                &self.predicates.borrow(),
             );
         }
         false

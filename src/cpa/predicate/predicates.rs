@@ -160,6 +160,23 @@ impl Predicates {
         out
     }
 
+    /// Whether `term` is tracked where [`Predicates::add_at`] would put it
+    /// (adding it there changes nothing).
+    pub fn tracks(&self, term: &Bool, at: Option<LocId>, p: &Program) -> bool {
+        if term.as_bool().is_some() {
+            return true;
+        }
+        let Some(&i) = self.known.get(term) else {
+            return false;
+        };
+        if self.everywhere.contains(&i) {
+            return true;
+        }
+        at.and_then(|l| self.scope_key(l, p))
+            .and_then(|k| self.local.get(&k))
+            .is_some_and(|here| here.contains(&i))
+    }
+
     /// Whether `term` is new at `at` and differs only in its numerals from
     /// at least [`STEPPING_RUN`] predicates tracked there: refinement is
     /// unrolling a loop one value at a time (`v == 0`, `v == 1`, ...).
