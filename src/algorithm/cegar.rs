@@ -311,6 +311,15 @@ impl<'p> CegarState<'p> {
 /// The report of an `analyze` call.
 type Report = sdc::RunReport<PropertyId, Counterexample>;
 
+/// What a refinement of an infeasible error path brought.
+struct Refinement {
+    /// New predicates, or a part of the run to explore again.
+    progress: bool,
+    /// Where the run is to be cut (lazy abstraction); `None`: it starts
+    /// over.
+    cut_at: Option<usize>,
+}
+
 impl<'p> LoomAnalysis<'p> {
     /// Stage 2: CEGAR until a counterexample, a property given up, the
     /// fixed point or the end of the budget.
@@ -473,65 +482,48 @@ impl<'p> LoomAnalysis<'p> {
                 // The solver ran out of time: the budget is spent.
             }
             PathCheck::Infeasible(candidates) => {
-                return self.on_infeasible(
-                    n, props, candidates, &trace, deadline, t0, budget, monitor, clock,
-                );
+                let refined = self.refine_path(n, &props, candidates, &trace, deadline);
+                monitor.record_refinement(props.iter().copied(), clock.now().saturating_sub(t0));
+                self.cegar.started_for.clone_from(&props);
+                return self.after_refinement(props, refined, budget, monitor);
             }
         }
         Some(report)
     }
 
-    /// The error path to node `n` of `props` is infeasible: the run is
-    /// refined (lazily if it can be), or the properties are given up.
-    #[allow(clippy::too_many_arguments)]
-    fn on_infeasible(
+    /// Refines the run for the infeasible error path to node `n` (to
+    /// `trace`) of `props`. A path through states abstracted under a
+    /// smaller precision, whose candidates are all tracked already, needs
+    /// no new predicate: the cut below the first of them is the progress.
+    fn refine_path(
         &mut self,
         n: usize,
-        props: Vec<PropertyId>,
+        props: &[PropertyId],
         candidates: Vec<Candidate>,
         trace: &Trace,
         deadline: Deadline,
-        t0: Duration,
-        budget: &Budget,
-        monitor: &mut Monitor<PropertyId>,
-        clock: &dyn Clock,
-    ) -> Option<Report> {
+    ) -> Refinement {
         self.cegar.refinements += 1;
         self.work.refinements += 1;
         let lazy = self.options.lazy_abstraction;
-        let blocks_before = self.cegar.check_blocks;
-        let progress = if lazy
-            && self.cegar.tracks_all(&candidates, self.program)
-            && self.cegar.first_refined(n, self.program).is_some()
-        {
-            // The path crosses states abstracted under a smaller precision:
-            // the cut below the first of them is the progress.
-            self.cegar.learn(&props, candidates);
-            true
-        } else {
-            self.cegar
-                .refine(self.program, &props, candidates, trace, deadline)
-        };
-        monitor.record_refinement(props.iter().copied(), clock.now().saturating_sub(t0));
-        self.cegar.started_for.clone_from(&props);
-        let withdrawn = self.partition.withdrawn.len();
-        if let Some(report) = self.after_refinement(props, progress, budget, monitor) {
-            self.close_run(monitor);
-            return Some(report);
-        }
-        let pivot = (lazy
-            && self.cegar.check_blocks == blocks_before
-            && self.partition.withdrawn.len() == withdrawn)
+        let stale = (lazy && self.cegar.tracks_all(&candidates, self.program))
             .then(|| self.cegar.first_refined(n, self.program))
             .flatten();
-        match pivot {
-            Some(pivot) => {
-                self.count_run(monitor);
-                self.cegar.cut(pivot);
-            }
-            None => self.close_run(monitor),
+        if stale.is_some() {
+            self.cegar.learn(props, candidates);
+            return Refinement {
+                progress: true,
+                cut_at: stale,
+            };
         }
-        None
+        let blocks_before = self.cegar.check_blocks;
+        let progress = self
+            .cegar
+            .refine(self.program, props, candidates, trace, deadline);
+        let cut_at = (lazy && self.cegar.check_blocks == blocks_before)
+            .then(|| self.cegar.first_refined(n, self.program))
+            .flatten();
+        Refinement { progress, cut_at }
     }
 
     /// The exact check of the error path to `trace` (of the properties
@@ -576,14 +568,42 @@ impl<'p> LoomAnalysis<'p> {
     /// After a refinement for the error path of `props`: the properties
     /// given up if it brought no progress or the refinements are used up
     /// (the report), else the properties over their budget withdrawn
-    /// (`prec_S`) and `None` to go on.
+    /// (`prec_S`) and `None` to go on: with the run cut where the
+    /// refinement says, or from the start if it withdrew properties.
     fn after_refinement(
         &mut self,
         props: Vec<PropertyId>,
-        progress: bool,
+        refined: Refinement,
         budget: &Budget,
-        monitor: &Monitor<PropertyId>,
+        monitor: &mut Monitor<PropertyId>,
     ) -> Option<Report> {
+        let report = self.give_up_after_refinement(props, refined.progress);
+        if report.is_some() {
+            self.close_run(monitor);
+            return report;
+        }
+        // prec_S: properties over their budget leave the precision.
+        let enabled: BTreeSet<PropertyId> = self.open().iter().collect();
+        let mut withdrew = false;
+        for p in &enabled {
+            if budget.exceeds(*p, &enabled, monitor) {
+                self.partition.withdrawn.insert(*p);
+                withdrew = true;
+            }
+        }
+        match refined.cut_at.filter(|_| !withdrew) {
+            Some(pivot) => {
+                self.count_run(monitor);
+                self.cegar.cut(pivot);
+            }
+            None => self.close_run(monitor),
+        }
+        None
+    }
+
+    /// The report giving up the properties after a refinement that brought
+    /// no progress (`props`) or used up the refinements (all open ones).
+    fn give_up_after_refinement(&self, props: Vec<PropertyId>, progress: bool) -> Option<Report> {
         let mut report = Report::default();
         if !progress {
             for p in props {
@@ -601,13 +621,6 @@ impl<'p> LoomAnalysis<'p> {
                     .push((p, format!("{} refinements", self.cegar.refinements)));
             }
             return Some(report);
-        }
-        // prec_S: properties over their budget leave the precision.
-        let enabled: BTreeSet<PropertyId> = self.open().iter().collect();
-        for p in &enabled {
-            if budget.exceeds(*p, &enabled, monitor) {
-                self.partition.withdrawn.insert(*p);
-            }
         }
         None
     }

@@ -164,13 +164,12 @@ impl<S: Clone + PartialEq, P: Clone> Reached<S, P> {
         let Some((parent, _)) = self.nodes[pivot].parent else {
             return;
         };
-        // Children come after their parents: one pass marks the subtree.
-        let mut removed = vec![false; self.nodes.len()];
+        // Children come after their parents, and the children of a node
+        // an earlier cut removed are removed: one pass marks the subtree.
         let mut keys: Vec<u64> = Vec::new();
         for i in pivot..self.nodes.len() {
-            let below = i == pivot || self.nodes[i].parent.is_some_and(|(p, _)| removed[p]);
+            let below = i == pivot || self.nodes[i].parent.is_some_and(|(p, _)| self.dead[p]);
             if below && !self.dead[i] {
-                removed[i] = true;
                 self.dead[i] = true;
                 self.queued[i] = false;
                 keys.push(self.keys[i]);
@@ -181,7 +180,7 @@ impl<S: Clone + PartialEq, P: Clone> Reached<S, P> {
         let mut again = vec![parent];
         for k in &keys {
             if let Some(part) = self.partitions.get_mut(k) {
-                part.retain(|&i| !removed[i]);
+                part.retain(|&i| !self.dead[i]);
             }
             if let Some(nodes) = self.covered_in.get(k) {
                 again.extend(nodes.iter().copied());
