@@ -48,12 +48,17 @@ pub enum SpanContents {
 }
 
 impl MemoryAccess {
-    /// The address past the access's last byte.
-    fn end(&self) -> BV {
-        match &self.clobber {
-            Some(len) => self.address.bvadd(len),
-            None => self.address.bvadd(BV::from_u64(u64::from(self.bytes), 64)),
-        }
+    /// The access's first byte and the address past its last one, in 65
+    /// bits: an access at the top of the address space does not wrap
+    /// around to 0.
+    fn bounds(&self) -> (BV, BV) {
+        let start = self.address.zero_ext(1);
+        let len = match &self.clobber {
+            Some(len) => len.zero_ext(1),
+            None => BV::from_u64(u64::from(self.bytes), 65),
+        };
+        let end = start.bvadd(&len);
+        (start, end)
     }
 }
 
@@ -333,10 +338,18 @@ pub fn unmodelled_literal_read(
     })
 }
 
-/// The two accesses' bytes do not overlap (as a constraint on the
-/// addresses).
+/// The two accesses' bytes do not overlap and neither wraps around the
+/// top of the address space (as a constraint on the addresses: with
+/// modular ends, an access at `-8` would end at 0, below every address,
+/// and the constraint would hold while the bytes overlap).
 pub fn disjoint(a: &MemoryAccess, b: &MemoryAccess) -> Bool {
-    Bool::or(&[&a.end().bvule(&b.address), &b.end().bvule(&a.address)])
+    let ((a0, a1), (b0, b1)) = (a.bounds(), b.bounds());
+    let top = BV::from_u64(1, 1).concat(&BV::from_u64(0, 64));
+    Bool::and(&[
+        &a1.bvule(&top),
+        &b1.bvule(&top),
+        &Bool::or(&[&a1.bvule(&b0), &b1.bvule(&a0)]),
+    ])
 }
 
 impl Encoder<'_> {
@@ -412,7 +425,7 @@ impl Encoder<'_> {
 
 #[cfg(test)]
 mod tests {
-    use super::{inconsistent_accesses, InconsistentRead, MemoryAccess, SpanContents};
+    use super::{disjoint, inconsistent_accesses, InconsistentRead, MemoryAccess, SpanContents};
     use z3::ast::BV;
 
     /// The reads the byte replay finds, each with the other access.
@@ -639,5 +652,40 @@ mod tests {
             vec![(1, Some(0))]
         );
         assert_eq!(inconsistent_access(&two, &model), Some((1, Some(0))));
+    }
+
+    #[test]
+    fn accesses_kept_apart_do_not_overlap_across_the_top_of_the_address_space() {
+        let sat = |accesses: &[MemoryAccess]| {
+            let solver = z3::Solver::new();
+            solver.assert(disjoint(&accesses[0], &accesses[1]));
+            solver.check()
+        };
+        let (w, r) = (true, false);
+        // An 8-byte write at -4 covers bytes -4..-1 and 0..3 of modular
+        // memory: a read of byte 0 or of byte -1 is inside it.
+        let top = 0u64.wrapping_sub(4);
+        for read in [0, 3, u64::MAX] {
+            assert_eq!(
+                sat(&[acc(top, 8, w), acc(read, 1, r)]),
+                z3::SatResult::Unsat
+            );
+            assert_eq!(
+                sat(&[acc(read, 1, r), acc(top, 8, w)]),
+                z3::SatResult::Unsat
+            );
+        }
+        let span_at_top = span(top, 16, SpanContents::Unknown);
+        assert_eq!(sat(&[span_at_top, acc(8, 1, r)]), z3::SatResult::Unsat);
+        // The last bytes of the address space, and neighbours, are apart.
+        assert_eq!(sat(&[acc(top, 4, w), acc(0, 1, r)]), z3::SatResult::Sat);
+        assert_eq!(
+            sat(&[acc(0x100, 4, w), acc(0x104, 4, r)]),
+            z3::SatResult::Sat
+        );
+        assert_eq!(
+            sat(&[acc(0x100, 4, w), acc(0x103, 4, r)]),
+            z3::SatResult::Unsat
+        );
     }
 }
