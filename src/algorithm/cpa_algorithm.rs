@@ -186,6 +186,10 @@ impl<S: Clone + PartialEq, P: Clone> Reached<S, P> {
                 again.extend(nodes.iter().copied());
             }
         }
+        // In node order: partition keys may hash addresses (LOOM's pending
+        // operations), so their order differs from run to run.
+        again.sort_unstable();
+        again.dedup();
         for n in again {
             if !self.dead[n] {
                 self.enqueue(cpa, n);
