@@ -31,6 +31,9 @@ pub struct CostRow {
     pub nontrivial_cheaper: usize,
     /// Geometric mean of baseline / configuration analysis CPU over them.
     pub nontrivial_speedup: Option<f64>,
+    /// The same for the analyses' work (nominal seconds, repeatable across
+    /// machines), over those of them whose lines report it.
+    pub nontrivial_work_speedup: Option<f64>,
     /// Trivial modules and the most analysis CPU one adds (seconds).
     pub trivial: usize,
     pub trivial_max_added_s: f64,
@@ -71,7 +74,7 @@ impl Comparison {
             name: run.name.clone(),
             ..CostRow::default()
         };
-        let (mut speedups, mut separate) = (Vec::new(), Vec::new());
+        let (mut speedups, mut separate, mut work) = (Vec::new(), Vec::new(), Vec::new());
         for (key, m) in &run.modules {
             let Some(b) = base.modules.get(key) else {
                 continue;
@@ -86,6 +89,11 @@ impl Comparison {
                 row.nontrivial += 1;
                 row.nontrivial_cheaper += usize::from(m.analysis_cpu_s < b.analysis_cpu_s);
                 speedups.push(b.analysis_cpu_s / m.analysis_cpu_s);
+                if let (Some(bw), Some(mw)) = (b.analysis_work_s, m.analysis_work_s) {
+                    if bw > 0.0 && mw > 0.0 {
+                        work.push(bw / mw);
+                    }
+                }
                 let overhead = (b.total_cpu_s - b.analysis_cpu_s).max(0.0);
                 if m.total_cpu_s > 0.0 {
                     separate.push((b.analysis_cpu_s + k * overhead) / m.total_cpu_s);
@@ -102,6 +110,7 @@ impl Comparison {
             }
         }
         row.nontrivial_speedup = geometric(&speedups);
+        row.nontrivial_work_speedup = geometric(&work);
         row.separate_speedup = geometric(&separate);
         row
     }
@@ -115,6 +124,7 @@ pub fn render(cmp: &Comparison, rows: &[CostRow], markdown: bool) -> String {
         "non-trivial modules",
         "% cheaper than baseline",
         "analysis speedup geo",
+        "work speedup geo",
         "speedup geo vs separate processes",
         "trivial modules",
         "max added s (trivial)",
@@ -136,6 +146,7 @@ pub fn render(cmp: &Comparison, rows: &[CostRow], markdown: bool) -> String {
                     )
                 },
                 opt(r.nontrivial_speedup),
+                opt(r.nontrivial_work_speedup),
                 opt(r.separate_speedup),
                 r.trivial.to_string(),
                 format!("{:.2}", r.trivial_max_added_s),
@@ -146,7 +157,8 @@ pub fn render(cmp: &Comparison, rows: &[CostRow], markdown: bool) -> String {
     let mut out = crate::batch::summary::table(markdown, &header, &cells);
     out.push_str(&format!(
         "\nnon-trivial: {base} decided every property and its analysis took at least {TRIVIAL_S} s; \
-         analysis speedup: {base}'s analysis CPU / the configuration's per module; separate \
+         analysis speedup: {base}'s analysis CPU / the configuration's per module; work speedup: \
+         the same for the analyses' work (nominal seconds, the same on any machine); separate \
          processes: {base}'s analysis plus its parse, CFA and start-up once per property, against \
          the configuration's total CPU; regressions: modules over {REGRESSION_FACTOR}x {base}'s \
          total CPU (and {TRIVIAL_S} s over it) that decide no more properties\n"
@@ -176,7 +188,8 @@ mod tests {
             .map(|(i, v)| json!({"id": format!("p{i}"), "verdict": v}))
             .collect();
         let v = json!({"key": key, "status": "ok", "properties": props,
-            "stats": {"analysis_cpu_s": analysis, "total_cpu_s": total}});
+            "stats": {"analysis_cpu_s": analysis, "total_cpu_s": total,
+                "analysis_work_s": analysis + 1.0}});
         (0, v.as_object().unwrap().clone())
     }
 
@@ -209,6 +222,12 @@ mod tests {
             close(r.nontrivial_speedup, 4.0),
             "{:?}",
             r.nontrivial_speedup
+        );
+        // Work (here the analysis CPU plus 1 s): 5 s against 2 s.
+        assert!(
+            close(r.nontrivial_work_speedup, 2.5),
+            "{:?}",
+            r.nontrivial_work_speedup
         );
         // Separate processes: 4 s of analysis + 2 x 1 s of parsing, against 2 s.
         assert!(close(r.separate_speedup, 3.0), "{:?}", r.separate_speedup);

@@ -36,6 +36,9 @@ pub struct ModuleRun {
     pub total_cpu_s: f64,
     /// `stats.analysis_cpu_s`, with the same fallback.
     pub analysis_cpu_s: f64,
+    /// `stats.analysis_work_s`: the analysis's work in nominal seconds
+    /// ([`crate::smt::work`]), the same on any machine; `None` when absent.
+    pub analysis_work_s: Option<f64>,
     /// Partitions the SDC loop verified (`stats.partitions`); 1 when absent.
     pub partitions: usize,
 }
@@ -108,6 +111,7 @@ impl ModuleRun {
             expected,
             total_cpu_s: stat("total_cpu_s"),
             analysis_cpu_s: stat("analysis_cpu_s"),
+            analysis_work_s: num(stats.and_then(|s| s.get("analysis_work_s"))),
             partitions,
         }
     }
