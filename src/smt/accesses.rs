@@ -344,7 +344,7 @@ pub fn unmodelled_literal_read(
 /// and the constraint would hold while the bytes overlap).
 pub fn disjoint(a: &MemoryAccess, b: &MemoryAccess) -> Bool {
     let ((a0, a1), (b0, b1)) = (a.bounds(), b.bounds());
-    let top = BV::from_u64(1, 1).concat(&BV::from_u64(0, 64));
+    let top = BV::from_u64(1, 1).concat(BV::from_u64(0, 64));
     Bool::and(&[
         &a1.bvule(&top),
         &b1.bvule(&top),
