@@ -506,15 +506,14 @@ impl<'p> LoomAnalysis<'p> {
         self.cegar.refinements += 1;
         self.work.refinements += 1;
         let lazy = self.options.lazy_abstraction;
-        let stale = (lazy && self.cegar.tracks_all(&candidates, self.program))
-            .then(|| self.cegar.first_refined(n, self.program))
-            .flatten();
-        if stale.is_some() {
-            self.cegar.learn(props, candidates);
-            return Refinement {
-                progress: true,
-                cut_at: stale,
-            };
+        if lazy && self.cegar.tracks_all(&candidates, self.program) {
+            if let Some(pivot) = self.cegar.first_refined(n, self.program) {
+                self.cegar.learn(props, candidates);
+                return Refinement {
+                    progress: true,
+                    cut_at: Some(pivot),
+                };
+            }
         }
         let blocks_before = self.cegar.check_blocks;
         let progress = self
