@@ -33,8 +33,8 @@ use crate::smt::interrupt::simplified;
 use crate::smt::step::{apply, Post};
 use crate::smt::work::Deadline;
 use crate::smt::{
-    deferred_reads, disjoint, inconsistent_accesses, unmodelled_literal_read, Encoder,
-    InconsistentRead, MemoryAccess, SymState,
+    deferred_reads, disjoint, inconsistent_accesses, Encoder, InconsistentRead, MemoryAccess,
+    SymState,
 };
 use crate::util::{thread_cpu_time, tracing};
 
@@ -482,7 +482,10 @@ fn model_with_literals(
             }
             decided => return Ok(decided),
         };
-        let Some(read) = unmodelled_literal_read(q.p, &recorded.accesses, &model, &added) else {
+        let Some(read) = q
+            .enc
+            .unmodelled_literal_read(&recorded.accesses, &model, &added)
+        else {
             return Ok(ModelSearch::Found(model));
         };
         let step = Separations::place(&recorded.execution.access_ends, read.access).0;

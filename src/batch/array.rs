@@ -340,6 +340,7 @@ mod tests {
             set: if i < 5 { "a".into() } else { "b".into() },
             rule: None,
             prp: vec!["p.prp".into()],
+            data_model: None,
             library_select: Vec::new(),
             expected: Vec::new(),
         }

@@ -4,6 +4,8 @@
 //! * single-rule: `set  task  rule  property_file  expected` (columns by
 //!   name, any order, extra columns ignored): one task per row, verified
 //!   against `property_file`; `expected` is `true`, `false` or `unknown`.
+//!   An optional `data_model` column (`ILP32`, `LP64`, or `-`) gives the
+//!   task's data model (`mpv verify --data-model`).
 //! * multi-rule: `revision  input  RULE...`: one task per row, verified
 //!   against the `ALL.prp` of the input's set (the first directory of
 //!   `input`). Each rule column holds that rule's expected verdict (`-` = not
@@ -57,6 +59,7 @@ pub fn load(manifest: &Path, root: &Path) -> Result<Vec<Task>> {
             rule: pos("rule")?,
             prp: pos("property_file")?,
             expected: pos("expected")?,
+            data_model: cols.iter().position(|c| *c == "data_model"),
             width: cols.len(),
         };
         rows.map(|(n, l)| single_row(manifest, root, n, l, &idx, &mut prp_ids))
@@ -70,6 +73,7 @@ struct SingleCols {
     rule: usize,
     prp: usize,
     expected: usize,
+    data_model: Option<usize>,
     width: usize,
 }
 
@@ -128,6 +132,18 @@ fn single_row(
     let verdict = ExpectedVerdict::parse_cell(f[c.expected]).map_err(|e| at(manifest, n, e))?;
     let ids = cache.ids(&prp).map_err(|e| at(manifest, n, e))?;
     let rule_opt = (rule != "-" && !rule.is_empty()).then(|| rule.to_string());
+    let data_model = match c.data_model.map(|k| f[k]) {
+        None | Some("-" | "") => None,
+        Some("ILP32") => Some(crate::ir::DataModel::Ilp32),
+        Some("LP64") => Some(crate::ir::DataModel::Lp64),
+        Some(other) => {
+            return Err(at(
+                manifest,
+                n,
+                format!("data_model `{other}`: write ILP32, LP64 or -"),
+            ))
+        }
+    };
     let expected = verdict
         .map(|v| Expected {
             rule: rule_opt.clone().unwrap_or_else(|| "-".into()),
@@ -143,6 +159,7 @@ fn single_row(
         set: f[c.set].to_string(),
         rule: rule_opt,
         prp: vec![prp],
+        data_model,
         library_select: Vec::new(),
         expected,
     })
@@ -203,6 +220,7 @@ fn multi_row(
         set,
         rule: None,
         prp: vec![prp],
+        data_model: None,
         library_select: if library_rules.is_empty() {
             Vec::new()
         } else {
@@ -255,6 +273,30 @@ mod tests {
         assert_eq!(t[1].rule, None);
         assert_eq!(t[1].expected[0].rule, "-");
         assert_eq!(t[1].path, d.join("a/y.c"));
+        assert_eq!(t[0].data_model, None, "no data_model column");
+    }
+
+    #[test]
+    fn a_data_model_column_gives_each_task_its_model() {
+        let d = fixture(&[
+            (
+                "d.tsv",
+                "set\ttask\trule\tproperty_file\texpected\tdata_model\n\
+                 a\ta/x.c\t-\ta/ALL.prp\ttrue\tILP32\n\
+                 a\ta/x.c\t-\ta/ALL.prp\ttrue\t-\n\
+                 a\ta/x.c\t-\ta/ALL.prp\ttrue\tILP64\n",
+            ),
+            ("a/ALL.prp", PRP),
+            ("a/x.c", ""),
+        ]);
+        let e = load(&d.join("d.tsv"), &d).unwrap_err().to_string();
+        assert!(e.contains("d.tsv:4:") && e.contains("ILP64"), "{e}");
+        let text = std::fs::read_to_string(d.join("d.tsv")).unwrap();
+        let two: Vec<&str> = text.lines().take(3).collect();
+        std::fs::write(d.join("d.tsv"), two.join("\n")).unwrap();
+        let t = load(&d.join("d.tsv"), &d).unwrap();
+        assert_eq!(t[0].data_model, Some(crate::ir::DataModel::Ilp32));
+        assert_eq!(t[1].data_model, None);
     }
 
     #[test]

@@ -105,6 +105,11 @@ impl Config {
             a.push("--witness-dir".into());
             a.push(dir.join(sub).into());
         }
+        let named = self.verify_args.iter().any(|x| x == "--data-model");
+        if let (Some(m), false) = (task.data_model, named) {
+            a.push("--data-model".into());
+            a.push(m.name().to_ascii_lowercase().into());
+        }
         a.extend(self.verify_args.iter().cloned());
         a
     }

@@ -180,6 +180,7 @@ mod tests {
                 set: "s".into(),
                 rule: None,
                 prp: Vec::new(),
+                data_model: None,
                 library_select: Vec::new(),
                 expected: Vec::new(),
             })

@@ -25,6 +25,30 @@ struct TaskDef {
     input_files: InputFiles,
     #[serde(default)]
     properties: Vec<PropertyDef>,
+    #[serde(default)]
+    options: Options,
+}
+
+/// The definition's `options`: mpv reads the data model.
+#[derive(Deserialize, Default)]
+struct Options {
+    #[serde(default, deserialize_with = "data_model")]
+    data_model: Option<crate::ir::DataModel>,
+}
+
+/// `ILP32` or `LP64`, as SV-COMP writes them.
+fn data_model<'de, D: serde::Deserializer<'de>>(
+    d: D,
+) -> std::result::Result<Option<crate::ir::DataModel>, D::Error> {
+    use crate::ir::DataModel;
+    let s = String::deserialize(d)?;
+    match s.as_str() {
+        "ILP32" => Ok(Some(DataModel::Ilp32)),
+        "LP64" => Ok(Some(DataModel::Lp64)),
+        other => Err(serde::de::Error::custom(format!(
+            "data_model `{other}`: mpv knows ILP32 and LP64"
+        ))),
+    }
 }
 
 #[derive(Deserialize)]
@@ -148,6 +172,7 @@ pub fn load_if_checkable(path: &Path, extra_prp: &[PathBuf]) -> Result<Loaded> {
         path: module,
         rule: None,
         prp,
+        data_model: def.options.data_model,
         library_select: Vec::new(),
         expected,
     }))
@@ -197,6 +222,31 @@ mod tests {
         assert_eq!(t.expected[0].rule, "unreach-call");
         assert_eq!(t.expected[0].property.as_deref(), Some("call:reach_error"));
         assert_eq!(t.expected[0].verdict, ExpectedVerdict::False);
+        assert_eq!(t.data_model, Some(crate::ir::DataModel::Lp64));
+    }
+
+    #[test]
+    fn the_data_model_is_read_and_an_unknown_one_named() {
+        let d = dir("model");
+        let def = |model: &str| {
+            format!(
+                "format_version: '2.0'\ninput_files: 'm.i'\nproperties:\n  \
+                 - property_file: props/unreach-call.prp\n\
+                 options:\n  language: C\n  data_model: {model}\n"
+            )
+        };
+        std::fs::write(d.join("i.yml"), def("ILP32")).unwrap();
+        let t = load(&d.join("i.yml"), &[]).unwrap();
+        assert_eq!(t.data_model, Some(crate::ir::DataModel::Ilp32));
+        std::fs::write(d.join("x.yml"), def("LLP64")).unwrap();
+        let e = load(&d.join("x.yml"), &[]).unwrap_err().to_string();
+        assert!(e.contains("x.yml:") && e.contains("LLP64"), "{e}");
+        std::fs::write(
+            d.join("n.yml"),
+            "input_files: 'm.i'\nproperties:\n  - property_file: props/unreach-call.prp\n",
+        )
+        .unwrap();
+        assert_eq!(load(&d.join("n.yml"), &[]).unwrap().data_model, None);
     }
 
     #[test]

@@ -81,6 +81,10 @@ pub struct Task {
     /// rules'), passed as `--library --select`. Empty: the property files
     /// alone.
     pub library_select: Vec<String>,
+    /// The data model a task definition names (`options: data_model`),
+    /// passed as `--data-model`; `None`: the batch's own arguments decide.
+    #[serde(default)]
+    pub data_model: Option<crate::ir::DataModel>,
     pub expected: Vec<Expected>,
 }
 
@@ -232,6 +236,7 @@ fn module_task(path: &Path, prp: &[PathBuf]) -> Result<Task> {
         path: path.to_path_buf(),
         rule: None,
         prp: prp.to_vec(),
+        data_model: None,
         library_select: Vec::new(),
         expected,
     })
@@ -350,6 +355,7 @@ mod tests {
             set: set.into(),
             rule: None,
             prp: vec![],
+            data_model: None,
             library_select: vec![],
             expected: vec![],
         }

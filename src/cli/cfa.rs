@@ -25,12 +25,16 @@ pub struct CfaArgs {
     /// (by default their text is left out before parsing).
     #[arg(long)]
     all_functions: bool,
+    /// The data model the program was prepared for.
+    #[arg(long, value_enum, default_value = "lp64")]
+    data_model: super::DataModelArg,
 }
 
 pub fn run(args: CfaArgs) -> Result<ExitCode> {
     let options = FrontendOptions {
         entry: args.entry.clone(),
         prune: !args.all_functions,
+        data_model: args.data_model.into(),
     };
     let size = std::fs::metadata(&args.file)
         .map_err(|e| Error::io(&args.file, e))?

@@ -49,6 +49,26 @@ const MAX_SECONDS: f64 = 1e9;
 
 /// Parses a number of seconds for a limit: finite, not negative, at most
 /// [`MAX_SECONDS`].
+/// `--data-model`: the sizes of `long` and of pointers in the input.
+#[derive(Clone, Copy, Debug, Default, clap::ValueEnum)]
+pub(crate) enum DataModelArg {
+    /// x86-64 Linux: `long` and pointers are 64 bits.
+    #[default]
+    Lp64,
+    /// i386 Linux: `long` and pointers are 32 bits (as SV-COMP's 32-bit
+    /// tasks and `ldv-regression`'s `.cil.c` files are prepared).
+    Ilp32,
+}
+
+impl From<DataModelArg> for crate::ir::DataModel {
+    fn from(a: DataModelArg) -> Self {
+        match a {
+            DataModelArg::Lp64 => crate::ir::DataModel::Lp64,
+            DataModelArg::Ilp32 => crate::ir::DataModel::Ilp32,
+        }
+    }
+}
+
 pub(crate) fn seconds(s: &str) -> std::result::Result<f64, String> {
     let v: f64 = s
         .trim()

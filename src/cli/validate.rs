@@ -27,6 +27,9 @@ pub struct ValidateArgs {
     file: PathBuf,
     #[command(flatten)]
     props: PropertyArgs,
+    /// The data model the program was prepared for.
+    #[arg(long, value_enum, default_value = "lp64")]
+    data_model: super::DataModelArg,
     /// CPU-time limit of the replay in seconds.
     #[arg(long, default_value_t = 60.0)]
     time_limit: f64,
@@ -49,6 +52,7 @@ pub fn run(args: ValidateArgs) -> Result<ExitCode> {
             .clone()
             .or(entry)
             .unwrap_or_else(|| "main".into()),
+        data_model: args.data_model.into(),
         ..FrontendOptions::default()
     };
     let mut program = parse_file(&args.file, &options)?;

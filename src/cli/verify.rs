@@ -76,6 +76,9 @@ pub struct VerifyArgs {
     /// FSE'16 paper, or `baseline` (one analysis per property).
     #[arg(long, value_enum, default_value = "s4")]
     strategy: StrategyArg,
+    /// The data model the input was prepared for.
+    #[arg(long, value_enum, default_value = "lp64")]
+    data_model: super::DataModelArg,
     /// CPU-time limit in seconds (parsing included); open properties end
     /// UNKNOWN (timeout). The budgets inside the analysis divide it up as
     /// work, in nominal seconds that count the same on every machine.
@@ -267,7 +270,8 @@ pub fn run(args: VerifyArgs) -> Result<ExitCode> {
     let mut results = v.results;
     describe_errors(&mut results, &props, &automata);
     if let Some(dir) = &args.witness_dir {
-        write_witnesses(dir, &args.file, &mut results, &props, &svcomp)?;
+        let model = args.data_model.into();
+        write_witnesses(dir, &args.file, model, &mut results, &props, &svcomp)?;
     }
     let times = &parsed.times;
     let report = header(
@@ -308,6 +312,7 @@ fn setup(args: &VerifyArgs) -> Result<Setup> {
         .unwrap_or_else(|| "main".into());
     let frontend = FrontendOptions {
         entry,
+        data_model: args.data_model.into(),
         ..FrontendOptions::default()
     };
     let mode = match args.strategy {
@@ -704,6 +709,7 @@ fn describe_errors(results: &mut [PropertyResult], props: &[Property], automata:
 fn write_witnesses(
     dir: &std::path::Path,
     file: &std::path::Path,
+    data_model: crate::ir::DataModel,
     results: &mut [PropertyResult],
     props: &[Property],
     svcomp: &[(String, String)],
@@ -720,6 +726,7 @@ fn write_witnesses(
             property: &p.id,
             specification,
             producer_version: env!("CARGO_PKG_VERSION"),
+            data_model,
         };
         let paths = match (r.verdict, &r.counterexample) {
             (Verdict::False, Some(cex)) => witness::write(dir, &task, cex),

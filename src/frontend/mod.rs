@@ -54,6 +54,7 @@ use std::path::Path;
 
 use crate::cfa::Program;
 use crate::error::InputPos;
+use crate::ir::DataModel;
 use crate::{Error, Result};
 
 /// Options of the front end.
@@ -63,6 +64,8 @@ pub struct FrontendOptions {
     pub entry: String,
     /// Leave out top-level items the entry cannot reach ([`prune`]).
     pub prune: bool,
+    /// The sizes of `long` and of pointers.
+    pub data_model: DataModel,
 }
 
 impl Default for FrontendOptions {
@@ -70,6 +73,7 @@ impl Default for FrontendOptions {
         FrontendOptions {
             entry: "main".to_string(),
             prune: true,
+            data_model: DataModel::Lp64,
         }
     }
 }

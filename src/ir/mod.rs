@@ -13,7 +13,7 @@ pub mod types;
 pub mod unmodelled;
 
 pub use expr::{BinaryOp, CastKind, Expr, ExprKind, UnaryOp};
-pub use types::{Composite, CompositeId, Field, IntKind, Type, TypeId, TypeTable};
+pub use types::{Composite, CompositeId, DataModel, Field, IntKind, Type, TypeId, TypeTable};
 pub use unmodelled::{HavocReason, NondetReason};
 
 use serde::Serialize;

@@ -1,4 +1,6 @@
-//! C types, interned in a [`TypeTable`] (LP64 data model: `long` and pointers are 64 bits).
+//! C types, interned in a [`TypeTable`] under a [`DataModel`]: LP64 (the
+//! default: `long` and pointers are 64 bits) or ILP32 (32 bits, x86's
+//! `long long` and `double` aligned to 4 bytes).
 
 use crate::hash::HashMap;
 use serde::Serialize;
@@ -8,6 +10,53 @@ pub struct TypeId(pub u32);
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize)]
 pub struct CompositeId(pub u32);
+
+/// The sizes of `long` and of pointers: LP64 (x86-64 Linux, the default) or
+/// ILP32 (i386 Linux, as the 32-bit SV-COMP and LDV tasks are prepared).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, serde::Deserialize)]
+pub enum DataModel {
+    #[default]
+    Lp64,
+    Ilp32,
+}
+
+impl DataModel {
+    /// The kind that has `k`'s representation in this model: under ILP32
+    /// `long` is `int` (both 32 bits, signed alike), so the table keeps
+    /// one kind per representation.
+    pub fn kind(self, k: IntKind) -> IntKind {
+        match (self, k) {
+            (DataModel::Ilp32, IntKind::Long) => IntKind::Int,
+            (DataModel::Ilp32, IntKind::ULong) => IntKind::UInt,
+            _ => k,
+        }
+    }
+
+    /// Bits of a pointer.
+    pub fn pointer_bits(self) -> u32 {
+        match self {
+            DataModel::Lp64 => 64,
+            DataModel::Ilp32 => 32,
+        }
+    }
+
+    /// The largest alignment of a scalar: 16 (`long double`) under LP64,
+    /// 4 under ILP32 (i386's System V ABI aligns 8-byte scalars to 4).
+    fn max_scalar_align(self) -> u64 {
+        match self {
+            DataModel::Lp64 => 16,
+            DataModel::Ilp32 => 4,
+        }
+    }
+
+    /// The name witnesses and task definitions use (`LP64`, `ILP32`).
+    pub fn name(self) -> &'static str {
+        match self {
+            DataModel::Lp64 => "LP64",
+            DataModel::Ilp32 => "ILP32",
+        }
+    }
+}
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
 pub enum IntKind {
@@ -64,6 +113,8 @@ impl IntKind {
         }
     }
 
+    /// Bits of the kind under LP64; a [`TypeTable`] under ILP32 never holds
+    /// `long` (see [`DataModel::kind`]).
     pub fn bits(self) -> u32 {
         match self {
             IntKind::Bool => 8,
@@ -159,6 +210,7 @@ pub struct TypeTable {
     #[serde(skip)]
     index: HashMap<Type, TypeId>,
     pub composites: Vec<Composite>,
+    model: DataModel,
 }
 
 impl TypeTable {
@@ -196,7 +248,30 @@ impl TypeTable {
         Self::default()
     }
 
+    /// An empty table under `model`.
+    pub fn with_model(model: DataModel) -> Self {
+        TypeTable {
+            model,
+            ..Self::default()
+        }
+    }
+
+    pub fn model(&self) -> DataModel {
+        self.model
+    }
+
+    /// Bits of a pointer (and of an address) under the table's model.
+    pub fn pointer_bits(&self) -> u32 {
+        self.model.pointer_bits()
+    }
+
+    /// Interns `ty`; an integer kind is first mapped to its model's
+    /// representative ([`DataModel::kind`]).
     pub fn intern(&mut self, ty: Type) -> TypeId {
+        let ty = match ty {
+            Type::Int(k) => Type::Int(self.model.kind(k)),
+            other => other,
+        };
         if let Some(&id) = self.index.get(&ty) {
             return id;
         }
@@ -251,13 +326,16 @@ impl TypeTable {
         )
     }
 
-    /// Size in bytes (LP64); incomplete types and functions have size 1.
+    /// Size in bytes under the table's model; incomplete types and
+    /// functions have size 1.
     pub fn size_of(&self, id: TypeId) -> u64 {
         match self.get(id) {
             Type::Void | Type::Function { .. } => 1,
             Type::Int(k) => (k.bits() / 8) as u64,
+            // i386's `long double` is 80 bits in 12 bytes.
+            Type::Float(128) if self.model == DataModel::Ilp32 => 12,
             Type::Float(bits) => (*bits / 8) as u64,
-            Type::Pointer(_) => 8,
+            Type::Pointer(_) => u64::from(self.pointer_bits() / 8),
             Type::Array { elem, len } => self.size_of(*elem) * len.unwrap_or(0),
             Type::Composite(c) => {
                 self.composite(*c)
@@ -271,7 +349,7 @@ impl TypeTable {
         match self.get(id) {
             Type::Array { elem, .. } => self.align_of(*elem),
             Type::Composite(c) => self.composite(*c).align.max(1),
-            _ => self.size_of(id).clamp(1, 16),
+            _ => self.size_of(id).clamp(1, self.model.max_scalar_align()),
         }
     }
 

@@ -8,7 +8,7 @@
 //! memory and names the reads the arrays may answer differently, which the
 //! check then keeps apart ([`disjoint`]).
 
-use super::state::{FUNC_REGION, STR_REGION, STR_SLOT, WIDTHS};
+use super::state::WIDTHS;
 use super::Encoder;
 use crate::hash::HashMap;
 use z3::ast::{Bool, BV};
@@ -21,7 +21,7 @@ pub struct MemoryAccess {
     pub bytes: u32,
     pub write: bool,
     /// A write of unknown bytes by a kernel function (`memcpy`,
-    /// `sprintf`, ...) over this many bytes from `address` (64 bits; its
+    /// `sprintf`, ...) over this many bytes from `address` (as wide as an address; its
     /// value under the model counts, `bytes` does not).
     pub clobber: Option<BV>,
     /// What a span (`clobber`) holds.
@@ -40,7 +40,7 @@ pub enum SpanContents {
     /// [`Encoder::fill`]), fresh values in every array: the first
     /// read of a byte determines it, as for initial memory.
     Input,
-    /// The bytes from this address (64 bits) at the time of the write,
+    /// The bytes from this address (as wide as an address) at the time of the write,
     /// in every width's array ([`Encoder::copy`]): a read of them is exact
     /// where the same read of the source would have been, and bytes the
     /// source never had determined are unknown.
@@ -48,14 +48,14 @@ pub enum SpanContents {
 }
 
 impl MemoryAccess {
-    /// The access's first byte and the address past its last one, in 65
-    /// bits: an access at the top of the address space does not wrap
-    /// around to 0.
+    /// The access's first byte and the address past its last one, in one
+    /// bit more than an address: an access at the top of the address
+    /// space does not wrap around to 0.
     fn bounds(&self) -> (BV, BV) {
         let start = self.address.zero_ext(1);
         let len = match &self.clobber {
             Some(len) => len.zero_ext(1),
-            None => BV::from_u64(u64::from(self.bytes), 65),
+            None => BV::from_u64(u64::from(self.bytes), start.get_size()),
         };
         let end = start.bvadd(&len);
         (start, end)
@@ -287,7 +287,7 @@ impl ByteOwners {
 }
 
 /// A read of a string literal whose bytes the start function does not
-/// write ([`unmodelled_literal_read`]).
+/// write ([`Encoder::unmodelled_literal_read`]).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct LiteralRead {
     /// The read (an index into the accesses).
@@ -300,51 +300,14 @@ pub struct LiteralRead {
     pub byte: bool,
 }
 
-/// The first of `accesses` that reads, under `model`, a byte of a string
-/// literal whose bytes the start function does not write
-/// ([`Program::unmodelled_literals`](crate::cfa::Program)), other than a
-/// byte read of one of the literals `added` (whose bytes the check knows).
-pub fn unmodelled_literal_read(
-    p: &crate::cfa::Program,
-    accesses: &[MemoryAccess],
-    model: &z3::Model,
-    added: &[usize],
-) -> Option<LiteralRead> {
-    let literals = &p.unmodelled_literals;
-    if literals.is_empty() {
-        return None;
-    }
-    accesses.iter().enumerate().find_map(|(i, a)| {
-        if a.write || a.clobber.is_some() {
-            return None;
-        }
-        let at = value(model, &a.address)?;
-        let end = at.saturating_add(u64::from(a.bytes.max(1)) - 1);
-        if end < STR_REGION || at >= FUNC_REGION {
-            return None;
-        }
-        let first = (at.max(STR_REGION) - STR_REGION) / STR_SLOT;
-        let last = (end.min(FUNC_REGION - 1) - STR_REGION) / STR_SLOT;
-        let byte = a.bytes == 1;
-        (first..=last)
-            .filter_map(|slot| u32::try_from(slot).ok())
-            .filter_map(|slot| literals.binary_search_by_key(&slot, |l| l.0).ok())
-            .find(|k| !(byte && added.contains(k)))
-            .map(|literal| LiteralRead {
-                access: i,
-                literal,
-                byte,
-            })
-    })
-}
-
 /// The two accesses' bytes do not overlap and neither wraps around the
 /// top of the address space (as a constraint on the addresses: with
 /// modular ends, an access at `-8` would end at 0, below every address,
 /// and the constraint would hold while the bytes overlap).
 pub fn disjoint(a: &MemoryAccess, b: &MemoryAccess) -> Bool {
     let ((a0, a1), (b0, b1)) = (a.bounds(), b.bounds());
-    let top = BV::from_u64(1, 1).concat(BV::from_u64(0, 64));
+    let bits = a.address.get_size();
+    let top = BV::from_u64(1, 1).concat(BV::from_u64(0, bits));
     Bool::and(&[
         &a1.bvule(&top),
         &b1.bvule(&top),
@@ -353,17 +316,56 @@ pub fn disjoint(a: &MemoryAccess, b: &MemoryAccess) -> Bool {
 }
 
 impl Encoder<'_> {
+    /// The first of `accesses` that reads, under `model`, a byte of a string
+    /// literal whose bytes the start function does not write
+    /// ([`Program::unmodelled_literals`](crate::cfa::Program)), other than a
+    /// byte read of one of the literals `added` (whose bytes the check knows).
+    pub fn unmodelled_literal_read(
+        &self,
+        accesses: &[MemoryAccess],
+        model: &z3::Model,
+        added: &[usize],
+    ) -> Option<LiteralRead> {
+        let literals = &self.p.unmodelled_literals;
+        if literals.is_empty() {
+            return None;
+        }
+        let r = self.regions;
+        accesses.iter().enumerate().find_map(|(i, a)| {
+            if a.write || a.clobber.is_some() {
+                return None;
+            }
+            let at = value(model, &a.address)?;
+            let end = at.saturating_add(u64::from(a.bytes.max(1)) - 1);
+            if end < r.str || at >= r.func {
+                return None;
+            }
+            let first = (at.max(r.str) - r.str) / r.str_slot;
+            let last = (end.min(r.func - 1) - r.str) / r.str_slot;
+            let byte = a.bytes == 1;
+            (first..=last)
+                .filter_map(|slot| u32::try_from(slot).ok())
+                .filter_map(|slot| literals.binary_search_by_key(&slot, |l| l.0).ok())
+                .find(|k| !(byte && added.contains(k)))
+                .map(|literal| LiteralRead {
+                    access: i,
+                    literal,
+                    byte,
+                })
+        })
+    }
+
     /// That the initial byte array holds the bytes of string literal `i`
     /// and its terminating NUL, as the start function would write them.
     pub fn literal_in_initial_memory(&self, i: u32, bytes: &[u8]) -> Bool {
         let mem = &self.initial().mem[0];
-        let base = STR_REGION + u64::from(i) * STR_SLOT;
+        let base = self.regions.str + u64::from(i) * self.regions.str_slot;
         let each: Vec<Bool> = bytes
             .iter()
             .chain([&0])
             .enumerate()
             .map(|(k, &b)| {
-                let at = BV::from_u64(base + k as u64, 64);
+                let at = self.caddr(base + k as u64);
                 mem.select(&at)
                     .as_bv()
                     .expect("a byte array")
@@ -403,7 +405,7 @@ impl Encoder<'_> {
         self.accesses.borrow().is_some()
     }
 
-    /// Records a write of unknown bytes over `len` bytes (64 bits) from
+    /// Records a write of unknown bytes over `len` bytes (as wide as an address) from
     /// `a`, which the byte replay forbids any later read of.
     pub fn note_clobber(&self, a: &BV, len: BV) {
         self.note_span(a, len, SpanContents::Unknown);

@@ -3,7 +3,7 @@
 //! a call cut for recursion, and the term helpers the encoding builds on
 //! (widths, shared numerals, resizing).
 
-use super::state::{low_bits, VAR_REGION, WIDTHS};
+use super::state::{low_bits, Regions, VAR_REGION, WIDTHS};
 use super::{deferred_reads, fixed_writes, LdvAssumption, MemoryAccess, SymState};
 use crate::cfa::Program;
 use crate::hash::HashMap;
@@ -17,6 +17,9 @@ use z3::Sort;
 /// reads past fixed writes).
 pub struct Encoder<'p> {
     pub p: &'p Program,
+    /// Where objects lie, and the width of addresses (the program's data
+    /// model).
+    pub(super) regions: Regions,
     /// Per variable: its fixed address, or `None` for a register.
     pub(super) addr: Vec<Option<u64>>,
     /// The number of the next fresh symbol.
@@ -78,8 +81,10 @@ impl<'p> Encoder<'p> {
                 next += p.types.size_of(v.ty).max(1) + 16;
             }
         }
+        let regions = Regions::of(p.types.model()).above(next);
         Encoder {
             p,
+            regions,
             addr,
             fresh: std::cell::Cell::new(0),
             modelled_functions: Default::default(),
@@ -141,7 +146,11 @@ impl<'p> Encoder<'p> {
         let mem = WIDTHS
             .iter()
             .map(|&w| {
-                Array::new_const(format!("mem{w}"), &Sort::bitvector(64), &Sort::bitvector(w))
+                Array::new_const(
+                    format!("mem{w}"),
+                    &Sort::bitvector(self.regions.bits),
+                    &Sort::bitvector(w),
+                )
             })
             .collect();
         SymState {
@@ -189,7 +198,7 @@ impl<'p> Encoder<'p> {
             Type::Int(k) => k.bits(),
             Type::Float(b) => *b,
             Type::Void => 32,
-            _ => 64,
+            _ => self.regions.bits,
         }
     }
 
@@ -197,8 +206,14 @@ impl<'p> Encoder<'p> {
         matches!(self.p.types.get(ty), Type::Int(k) if k.signed())
     }
 
-    pub(super) fn c64(&self, v: u64) -> BV {
-        self.num(v, 64)
+    /// The address numeral `v` (its low bits).
+    pub(super) fn caddr(&self, v: u64) -> BV {
+        self.num(v, self.regions.bits)
+    }
+
+    /// Bits of an address (and of a pointer value).
+    pub fn address_bits(&self) -> u32 {
+        self.regions.bits
     }
 
     /// The numeral `v` (its low `w` bits) of width `w`, shared: making a
@@ -216,8 +231,8 @@ impl<'p> Encoder<'p> {
     pub(super) fn offset(&self, base: BV, off: u64) -> BV {
         match base.as_u64() {
             _ if off == 0 => base,
-            Some(b) if base.get_size() == 64 => self.c64(b.wrapping_add(off)),
-            _ => base.bvadd(self.c64(off)),
+            Some(b) if base.get_size() == self.regions.bits => self.caddr(b.wrapping_add(off)),
+            _ => base.bvadd(self.caddr(off)),
         }
     }
 
@@ -284,7 +299,7 @@ mod tests {
             }
         }
         // Constant offsets fold into constant addresses; others stay sums.
-        assert_eq!(enc.offset(enc.c64(0x1000), 8).as_u64(), Some(0x1008));
+        assert_eq!(enc.offset(enc.caddr(0x1000), 8).as_u64(), Some(0x1008));
         let x = BV::new_const("x", 64);
         assert_eq!(enc.offset(x.clone(), 0), x);
         assert_eq!(

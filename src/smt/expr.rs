@@ -3,7 +3,7 @@
 //! of lvalues, reads and writes of registers, memory cells and bit-fields,
 //! and aggregate copies leaf by leaf.
 
-use super::state::{width_class, FUNC_REGION, STR_REGION, STR_SLOT};
+use super::state::width_class;
 use super::{Encoder, SymState};
 use crate::ir::{BinaryOp, Expr, ExprKind, NondetReason, Type, TypeId, UnaryOp};
 use z3::ast::{Bool, BV};
@@ -33,8 +33,8 @@ impl Encoder<'_> {
     /// Address of an lvalue, if it lives in memory.
     pub fn address(&self, st: &mut SymState, e: &Expr) -> Option<BV> {
         match &e.kind {
-            ExprKind::Var(v) => self.addr[v.0 as usize].map(|a| self.c64(a)),
-            ExprKind::Deref(p) => Some(self.eval64(st, p)),
+            ExprKind::Var(v) => self.addr[v.0 as usize].map(|a| self.caddr(a)),
+            ExprKind::Deref(p) => Some(self.eval_address(st, p)),
             ExprKind::Member(b, f) => {
                 let base = self.address(st, b)?;
                 // A bit-field's address is its storage unit's; `read` and
@@ -55,25 +55,28 @@ impl Encoder<'_> {
             ExprKind::Index(a, i) => {
                 let base = match self.p.types.get(a.ty) {
                     Type::Array { .. } => self.address(st, a)?,
-                    _ => self.eval64(st, a),
+                    _ => self.eval_address(st, a),
                 };
                 let size = self.p.types.size_of(e.ty);
                 let iv = self.eval(st, i);
-                let iv = self.resize(iv, 64, self.signed(i.ty));
+                let iv = self.resize(iv, self.regions.bits, self.signed(i.ty));
                 Some(match iv.as_u64() {
                     Some(n) => self.offset(base, n.wrapping_mul(size)),
-                    None => base.bvadd(iv.bvmul(self.c64(size))),
+                    None => base.bvadd(iv.bvmul(self.caddr(size))),
                 })
             }
-            ExprKind::Func(f) => Some(self.c64(FUNC_REGION + f.0 as u64 * 16)),
-            ExprKind::StrLit(i) => Some(self.c64(STR_REGION + *i as u64 * STR_SLOT)),
+            ExprKind::Func(f) => Some(self.caddr(self.regions.func + f.0 as u64 * 16)),
+            ExprKind::StrLit(i) => {
+                Some(self.caddr(self.regions.str + *i as u64 * self.regions.str_slot))
+            }
             _ => None,
         }
     }
 
-    fn eval64(&self, st: &mut SymState, e: &Expr) -> BV {
+    /// `e`'s value as an address.
+    fn eval_address(&self, st: &mut SymState, e: &Expr) -> BV {
         let v = self.eval(st, e);
-        self.resize(v, 64, false)
+        self.resize(v, self.regions.bits, false)
     }
 
     /// The bit-field `e` designates, if any.
@@ -186,8 +189,8 @@ impl Encoder<'_> {
         }
         for (off, w) in leaves {
             let k = width_class(w);
-            let s = src.bvadd(self.c64(off));
-            let d = dst.bvadd(self.c64(off));
+            let s = src.bvadd(self.caddr(off));
+            let d = dst.bvadd(self.caddr(off));
             let v = self.load(st, k, &s);
             self.note_access(&d, k, true);
             st.mem[k] = st.mem[k].store(&d, &v);
@@ -248,15 +251,15 @@ impl Encoder<'_> {
             // The entry function's parameters are arbitrary inputs: exact.
             ExprKind::Nondet(NondetReason::EntryArgument) => self.fresh(w),
             ExprKind::FloatConst(_) | ExprKind::Nondet(_) => self.havoc(st, w),
-            ExprKind::StrLit(_) | ExprKind::Func(_) => {
-                self.address(st, e).unwrap_or_else(|| self.fresh(64))
-            }
+            ExprKind::StrLit(_) | ExprKind::Func(_) => self
+                .address(st, e)
+                .unwrap_or_else(|| self.fresh(self.regions.bits)),
             ExprKind::Var(_) | ExprKind::Deref(_) | ExprKind::Member(..) | ExprKind::Index(..) => {
                 match self.p.types.get(e.ty) {
                     Type::Array { .. } | Type::Function { .. } | Type::Composite(_) => {
                         self.address(st, e).unwrap_or_else(|| {
                             st.exact = false;
-                            self.fresh(64)
+                            self.fresh(self.regions.bits)
                         })
                     }
                     Type::Float(_) => self.havoc(st, w),
@@ -264,10 +267,12 @@ impl Encoder<'_> {
                 }
             }
             ExprKind::AddrOf(a) => match &a.kind {
-                ExprKind::Func(_) => self.address(st, a).unwrap_or_else(|| self.fresh(64)),
+                ExprKind::Func(_) => self
+                    .address(st, a)
+                    .unwrap_or_else(|| self.fresh(self.regions.bits)),
                 _ => self.address(st, a).unwrap_or_else(|| {
                     st.exact = false;
-                    self.fresh(64)
+                    self.fresh(self.regions.bits)
                 }),
             },
             ExprKind::Cast(a, _) => {
@@ -288,10 +293,10 @@ impl Encoder<'_> {
                 if from_pointer
                     && matches!(self.p.types.get(e.ty), Type::Int(k) if *k != crate::ir::IntKind::Bool)
                 {
-                    let x = self.integer_of_pointer(st, self.resize(v, 64, false));
+                    let x = self.integer_of_pointer(st, self.resize(v, self.regions.bits, false));
                     return self.resize(x, w, false);
                 }
-                if to_pointer && !from_pointer && v.get_size() == 64 {
+                if to_pointer && !from_pointer && v.get_size() == self.regions.bits {
                     return self.pointer_of_integer(v);
                 }
                 self.convert(v, a.ty, e.ty)
@@ -341,7 +346,8 @@ impl Encoder<'_> {
         };
         // Integer views of pointers are equal exactly when the pointers
         // are, in every layout ([`layout`]).
-        if matches!(op, BinaryOp::Eq | BinaryOp::Ne) && va.get_size() == 64 && vb.get_size() == 64 {
+        let aw = self.regions.bits;
+        if matches!(op, BinaryOp::Eq | BinaryOp::Ne) && va.get_size() == aw && vb.get_size() == aw {
             if let (Some(x), Some(y)) =
                 (self.pointer_of_view_sum(&va), self.pointer_of_view_sum(&vb))
             {
@@ -368,9 +374,9 @@ impl Encoder<'_> {
             BinaryOp::Lt | BinaryOp::Le | BinaryOp::Gt | BinaryOp::Ge if pa || pb => {
                 let integer = |st: &mut SymState, v: BV, pointer: bool, t: TypeId| {
                     if pointer {
-                        self.integer_of_pointer(st, self.resize(v, 64, false))
+                        self.integer_of_pointer(st, self.resize(v, aw, false))
                     } else {
-                        self.resize(v, 64, self.signed(t))
+                        self.resize(v, aw, self.signed(t))
                     }
                 };
                 let x = integer(st, va, pa, a.ty);
@@ -406,9 +412,9 @@ impl Encoder<'_> {
         }
         if pa && (op == BinaryOp::Add || op == BinaryOp::Sub) && !pb {
             let off = self
-                .resize(vb, 64, self.signed(b.ty))
-                .bvmul(self.c64(elem_size(a.ty)));
-            let base = self.resize(va, 64, false);
+                .resize(vb, aw, self.signed(b.ty))
+                .bvmul(self.caddr(elem_size(a.ty)));
+            let base = self.resize(va, aw, false);
             return if op == BinaryOp::Add {
                 base.bvadd(&off)
             } else {
@@ -416,8 +422,8 @@ impl Encoder<'_> {
             };
         }
         if pa && pb && op == BinaryOp::Sub {
-            let d = self.resize(va, 64, false).bvsub(self.resize(vb, 64, false));
-            return self.resize(d.bvsdiv(self.c64(elem_size(a.ty))), w, true);
+            let d = self.resize(va, aw, false).bvsub(self.resize(vb, aw, false));
+            return self.resize(d.bvsdiv(self.caddr(elem_size(a.ty))), w, true);
         }
         let signed = self.signed(ty);
         let x = self.resize(va, w, self.signed(a.ty));

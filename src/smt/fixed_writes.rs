@@ -68,9 +68,10 @@ impl FixedWrites {
     pub fn read(&self, mem: &Array, a: &BV) -> Dynamic {
         let read = read_past_writes(mem, a, Some(self));
         if let Some(skipped) = read.skipped {
+            let bits = a.get_size();
             self.side.borrow_mut().push(Bool::or(&[
-                &a.bvult(BV::from_u64(skipped.lo, 64)),
-                &a.bvugt(BV::from_u64(skipped.hi, 64)),
+                &a.bvult(BV::from_u64(skipped.lo, bits)),
+                &a.bvugt(BV::from_u64(skipped.hi, bits)),
             ]));
         }
         read.value

@@ -8,7 +8,7 @@
 //! holds in some layouts and not in others, and LDV's Linux 4.x models
 //! assume it of every allocation (`ldv_is_err`). So the integer value of
 //! an object's address is not its concrete address but its *view*: an
-//! element of the array `layout` (one 64-bit value per concrete address,
+//! element of the array `layout` (one value per concrete address,
 //! unconstrained), with the guarantees every layout gives the kernel:
 //! - it is not NULL (nor below 8) and does not lie in the error-pointer
 //!   page (`IS_ERR` of an object is false);
@@ -39,7 +39,7 @@
 //! FALSE rests on one layout either. `layout` never changes, so it is also a
 //! canonical symbol: predicates over it survive abstraction.
 
-use super::state::{HEAP_REGION, HEAP_SIZE, VAR_REGION};
+use super::state::VAR_REGION;
 use super::{Encoder, SymState};
 use z3::ast::{Array, Bool, BV};
 use z3::Sort;
@@ -47,42 +47,37 @@ use z3::Sort;
 /// Name of the array from concrete addresses to their integer views.
 pub const LAYOUT: &str = "layout";
 
-/// The first address past the error-pointer page (`-4096`, the start of
-/// the page `IS_ERR` tests for).
-const ERROR_PAGE: u64 = 0u64.wrapping_sub(4096);
-
-/// The end of the region of concrete object addresses.
-const OBJECT_END: u64 = HEAP_REGION + HEAP_SIZE;
-
 impl Encoder<'_> {
-    /// The integer value of the 64-bit pointer value `p` (see the module
+    /// The integer value of the pointer value `p` (see the module
     /// doc). Sets `havocked` when the value is an object's view.
     pub(super) fn integer_of_pointer(&self, st: &mut SymState, p: BV) -> BV {
+        let (bits, object_end) = (self.regions.bits, self.regions.object_end());
         if let Some(c) = super::fold::value(&p) {
-            if !(VAR_REGION..OBJECT_END).contains(&c) {
+            if !(VAR_REGION..object_end).contains(&c) {
                 return p;
             }
         }
         st.havocked = true;
-        let layout = Array::new_const(LAYOUT, &Sort::bitvector(64), &Sort::bitvector(64));
+        let layout = Array::new_const(LAYOUT, &Sort::bitvector(bits), &Sort::bitvector(bits));
         let chosen = layout
             .select(&p)
             .as_bv()
             .expect("layout maps to bit-vectors");
         let low = p.extract(2, 0);
-        let view = chosen.extract(63, 3).concat(&low);
-        let in_range = Bool::and(&[&view.bvuge(self.c64(8)), &view.bvult(self.c64(ERROR_PAGE))]);
-        let folded = in_range.ite(&view, &self.c64(8).bvor(low.zero_ext(61)));
+        let view = chosen.extract(bits - 1, 3).concat(&low);
+        let error_page = self.caddr(self.regions.error_page());
+        let in_range = Bool::and(&[&view.bvuge(self.caddr(8)), &view.bvult(&error_page)]);
+        let folded = in_range.ite(&view, &self.caddr(8).bvor(low.zero_ext(bits - 3)));
         let object = Bool::and(&[
-            &p.bvuge(self.c64(VAR_REGION)),
-            &p.bvult(self.c64(OBJECT_END)),
+            &p.bvuge(self.caddr(VAR_REGION)),
+            &p.bvult(self.caddr(object_end)),
         ]);
         let v = object.ite(&folded, &p);
         self.views.borrow_mut().insert(v.clone(), p);
         v
     }
 
-    /// The pointer value of the 64-bit integer `x`: where `x` is the view
+    /// The pointer value of the address-wide integer `x`: where `x` is the view
     /// of a pointer `p`, or a sum with one (`view(p) - 24`, the
     /// `container_of` of CIL's integer arithmetic), the same sum with `p`;
     /// otherwise `x` itself.
@@ -141,7 +136,7 @@ mod tests {
         let p = empty_program();
         let e = Encoder::new(&p);
         let mut st = e.initial();
-        let obj = BV::from_u64(super::HEAP_REGION, 64);
+        let obj = BV::from_u64(super::super::state::Regions::LP64.heap, 64);
         let v = e.integer_of_pointer(&mut st, obj.clone());
         assert!(st.havocked);
         let below_4g = v.bvule(BV::from_u64(0xffff_ffff, 64));
@@ -152,7 +147,7 @@ mod tests {
         assert_eq!(sat(&first_page), SatResult::Sat);
         let null = v.eq(BV::from_u64(0, 64));
         assert_eq!(sat(&null), SatResult::Unsat);
-        let error_page = v.bvuge(BV::from_u64(super::ERROR_PAGE, 64));
+        let error_page = v.bvuge(BV::from_u64(0u64.wrapping_sub(4096), 64));
         assert_eq!(sat(&error_page), SatResult::Unsat);
         let misaligned = v.extract(2, 0).eq(BV::from_u64(0, 3)).not();
         assert_eq!(sat(&misaligned), SatResult::Unsat);
@@ -162,6 +157,29 @@ mod tests {
         let back = e.pointer_of_integer(v.bvsub(&field));
         let expected = obj.bvsub(&field);
         assert_eq!(sat(&back.eq(&expected).not()), SatResult::Unsat);
+    }
+
+    #[test]
+    fn under_ilp32_objects_views_and_the_error_page_have_32_bits() {
+        let p = super::super::tests::empty_program_under(crate::ir::DataModel::Ilp32);
+        let e = Encoder::new(&p);
+        let mut st = e.initial();
+        let a = e.allocate(&mut st);
+        assert_eq!(a.object.get_size(), 32);
+        let v = e.integer_of_pointer(&mut st, a.object.clone());
+        assert_eq!(v.get_size(), 32);
+        let c = |n: u64| BV::from_u64(n, 32);
+        let with_heap = |cond: &z3::ast::Bool| z3::ast::Bool::and(&[&a.in_heap, cond]);
+        assert_eq!(sat(&with_heap(&v.eq(c(0)))), SatResult::Unsat);
+        assert_eq!(sat(&with_heap(&v.bvuge(c(0xffff_f000)))), SatResult::Unsat);
+        assert_eq!(sat(&with_heap(&v.bvult(c(0xffff_f000)))), SatResult::Sat);
+        // The error page's codes are their own integers.
+        let err = e.integer_of_pointer(&mut st, c(0xffff_fff4));
+        assert_eq!(err.as_u64(), Some(0xffff_fff4));
+        // A second object lies a stride further, still in the heap region.
+        let b = e.allocate(&mut st);
+        let apart = b.object.bvsub(&a.object).eq(c(0x40_0000));
+        assert_eq!(sat(&with_heap(&apart.not())), SatResult::Unsat);
     }
 
     #[test]

@@ -7,7 +7,7 @@
 
 use super::accesses::SpanContents;
 use super::fixed_writes::FixedWrites;
-use super::state::{width_class, HEAP_REGION, HEAP_SIZE, HEAP_STRIDE, WIDTHS};
+use super::state::{width_class, WIDTHS};
 use super::{Encoder, SymState};
 use z3::ast::{Array, Bool, BV};
 
@@ -124,7 +124,7 @@ pub(super) fn base_and_offset(a: &BV) -> (Option<BV>, u64) {
                 _ => return (Some(a.clone()), 0),
             }
         }
-        return (base, offset);
+        return (base, offset & super::state::low_bits(a.get_size()));
     }
     (Some(a.clone()), 0)
 }
@@ -181,10 +181,10 @@ impl Encoder<'_> {
                     SpanContents::Input => self.fresh(w),
                     _ => BV::from_u64(0, w),
                 };
-                st.mem[k] = st.mem[k].store(&a.bvadd(self.c64(off)), &v);
+                st.mem[k] = st.mem[k].store(&a.bvadd(self.caddr(off)), &v);
             }
         }
-        self.note_span(a, self.c64(n), contents);
+        self.note_span(a, self.caddr(n), contents);
         true
     }
 
@@ -211,7 +211,7 @@ impl Encoder<'_> {
                 } else {
                     self.fresh(w)
                 };
-                let at = self.c64(a.wrapping_add(start).wrapping_sub(bytes - 1));
+                let at = self.caddr(a.wrapping_add(start).wrapping_sub(bytes - 1));
                 st.mem[k] = st.mem[k].store(&at, &v);
             }
         }
@@ -232,14 +232,14 @@ impl Encoder<'_> {
         let mut cells = Vec::new();
         for (k, &w) in WIDTHS.iter().enumerate() {
             for off in (0..n).take_while(|off| off + u64::from(w / 8) <= n) {
-                let v = read_over_writes(&st.mem[k], &src.bvadd(self.c64(off)));
+                let v = read_over_writes(&st.mem[k], &src.bvadd(self.caddr(off)));
                 cells.push((k, off, v));
             }
         }
         for (k, off, v) in cells {
-            st.mem[k] = st.mem[k].store(&dst.bvadd(self.c64(off)), &v);
+            st.mem[k] = st.mem[k].store(&dst.bvadd(self.caddr(off)), &v);
         }
-        self.note_span(dst, self.c64(n), SpanContents::Copied(src.clone()));
+        self.note_span(dst, self.caddr(n), SpanContents::Copied(src.clone()));
         true
     }
 
@@ -253,15 +253,15 @@ impl Encoder<'_> {
         let obj = st
             .heap_top
             .clone()
-            .unwrap_or_else(SymState::heap_top_symbol);
-        st.heap_top = Some(obj.bvadd(self.c64(HEAP_STRIDE)));
+            .unwrap_or_else(|| SymState::heap_top_symbol(self.regions.bits));
+        st.heap_top = Some(obj.bvadd(self.caddr(self.regions.heap_stride)));
         let n = self.next_fresh();
         let fails = Bool::new_const(format!("nd{n}"));
-        let v = fails.ite(&self.c64(0), &obj);
+        let v = fails.ite(&self.caddr(0), &obj);
         // 8-byte aligned, as kmalloc's objects are.
         let in_heap = Bool::and(&[
-            &obj.bvuge(self.c64(HEAP_REGION)),
-            &obj.bvult(self.c64(HEAP_REGION + HEAP_SIZE)),
+            &obj.bvuge(self.caddr(self.regions.heap)),
+            &obj.bvult(self.caddr(self.regions.object_end())),
             &obj.extract(2, 0).eq(self.num(0, 3)),
         ]);
         Allocation {

@@ -1,12 +1,14 @@
 //! Encoding of C operations into Z3 bit-vector terms (exact machine
-//! arithmetic of the LP64 target: wrap-around, signed/unsigned division,
-//! shifts, casts by extension/truncation).
+//! arithmetic of the program's data model, LP64 or ILP32: wrap-around,
+//! signed/unsigned division, shifts, casts by extension/truncation).
+//! Addresses are as wide as the model's pointers (64 or 32 bits), and the
+//! regions objects lie in are the model's (`state.rs`).
 //!
 //! Memory model: scalar variables whose address is never taken live in
 //! registers (a map from variable to term); every other variable (address
 //! taken, aggregate, array) gets a fixed concrete address, functions and
 //! string literals too, in disjoint regions. Memory is one array per access
-//! width (8/16/32/64/128 bits) from 64-bit addresses to values. A read
+//! width (8/16/32/64/128 bits) from addresses to values. A read
 //! looks through the latest writes to the same base address at other
 //! constant offsets before it becomes a `select`
 //! ([`memory::read_over_writes`]: an equivalent term with fewer case splits
@@ -115,8 +117,7 @@ mod symbols;
 pub mod work;
 
 pub use accesses::{
-    disjoint, inconsistent_accesses, unmodelled_literal_read, InconsistentRead, LiteralRead,
-    MemoryAccess, SpanContents,
+    disjoint, inconsistent_accesses, InconsistentRead, LiteralRead, MemoryAccess, SpanContents,
 };
 pub use encoder::Encoder;
 pub use kernel::{copies_from_user, is_allocator, may_write_through_pointers};
@@ -130,10 +131,18 @@ pub use symbols::HavocScan;
 pub(crate) mod tests {
     /// A program with nothing but an empty `main`, for an encoder.
     pub(crate) fn empty_program() -> crate::cfa::Program {
+        empty_program_under(crate::ir::DataModel::Lp64)
+    }
+
+    /// [`empty_program`] under the data model `model`.
+    pub(crate) fn empty_program_under(model: crate::ir::DataModel) -> crate::cfa::Program {
         crate::frontend::parse_source(
             "t.c",
             "int main(void) { return 0; }",
-            &crate::frontend::FrontendOptions::default(),
+            &crate::frontend::FrontendOptions {
+                data_model: model,
+                ..Default::default()
+            },
         )
         .unwrap()
     }

@@ -1,7 +1,7 @@
 //! The symbolic state of one path ([`SymState`]) and where the encoding
 //! puts things: register values, one memory array per access width
 //! ([`WIDTHS`]), the concrete address regions of objects, string
-//! literals, functions and the heap.
+//! literals, functions and the heap ([`Regions`], by data model).
 
 use crate::hash::HashMap;
 use crate::ir::VarId;
@@ -10,16 +10,86 @@ use z3::ast::{Array, BV};
 /// Objects start here: no object lies in the first page (NULL-based
 /// addresses such as `&((T *)0)->f` are below it).
 pub(super) const VAR_REGION: u64 = 0x1000;
-/// String literals, functions and the heap (a bump allocator's objects,
-/// [`HEAP_STRIDE`] apart) lie in regions of their own above the objects.
-pub(super) const STR_REGION: u64 = 0x4000_0000_0000;
-/// The space of one string literal in its region: literal `i` starts at
-/// `STR_REGION + i * STR_SLOT`.
-pub(super) const STR_SLOT: u64 = 0x1_0000;
-pub(super) const FUNC_REGION: u64 = 0x5000_0000_0000;
-pub(super) const HEAP_REGION: u64 = 0x6000_0000_0000;
-pub(super) const HEAP_STRIDE: u64 = 0x1_0000_0000;
-pub(super) const HEAP_SIZE: u64 = 0x1000_0000_0000;
+
+/// Where the encoding puts objects, for one address width: variables from
+/// [`VAR_REGION`] up, then string literals, functions and the heap (a bump
+/// allocator's objects, `heap_stride` apart) in regions of their own, all
+/// below the kernel's error-pointer page.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) struct Regions {
+    /// Bits of an address (and of a pointer).
+    pub bits: u32,
+    pub str: u64,
+    /// The space of one string literal in its region: literal `i` starts
+    /// at `str + i * str_slot`.
+    pub str_slot: u64,
+    pub func: u64,
+    pub heap: u64,
+    pub heap_stride: u64,
+    pub heap_size: u64,
+}
+
+impl Regions {
+    /// LP64: 64-bit addresses, objects 4 GiB apart on the heap.
+    pub const LP64: Regions = Regions {
+        bits: 64,
+        str: 0x4000_0000_0000,
+        str_slot: 0x1_0000,
+        func: 0x5000_0000_0000,
+        heap: 0x6000_0000_0000,
+        heap_stride: 0x1_0000_0000,
+        heap_size: 0x1000_0000_0000,
+    };
+
+    /// ILP32: 32-bit addresses; variables below 256 MiB (else the other
+    /// regions move up, [`Regions::above`]), 65,536 string literals of up
+    /// to 4 KiB, and 768 heap objects 4 MiB apart per path.
+    pub const ILP32: Regions = Regions {
+        bits: 32,
+        str: 0x1000_0000,
+        str_slot: 0x1000,
+        func: 0x2000_0000,
+        heap: 0x3000_0000,
+        heap_stride: 0x40_0000,
+        heap_size: 0xc000_0000,
+    };
+
+    pub fn of(model: crate::ir::DataModel) -> Regions {
+        match model {
+            crate::ir::DataModel::Lp64 => Regions::LP64,
+            crate::ir::DataModel::Ilp32 => Regions::ILP32,
+        }
+    }
+
+    /// These regions moved up, in steps of 16 MiB, so that the string
+    /// literals' region starts at `vars_end` or above (variables of more
+    /// than 256 MiB under ILP32); the heap region shrinks by as much.
+    pub fn above(self, vars_end: u64) -> Regions {
+        if vars_end <= self.str {
+            return self;
+        }
+        let shift = (vars_end - self.str).div_ceil(0x100_0000) * 0x100_0000;
+        Regions {
+            str: self.str + shift,
+            func: self.func + shift,
+            heap: self.heap + shift,
+            heap_size: self.heap_size.saturating_sub(shift),
+            ..self
+        }
+    }
+
+    /// The end of the region of concrete object addresses.
+    pub fn object_end(&self) -> u64 {
+        self.heap + self.heap_size
+    }
+
+    /// The start of the error-pointer page (`-4096`, the page `IS_ERR`
+    /// tests for).
+    pub fn error_page(&self) -> u64 {
+        low_bits(self.bits) - 4095
+    }
+}
+
 /// Name of the canonical symbol of the next free heap address.
 pub(super) const HEAP_TOP: &str = "heaptop";
 
@@ -47,9 +117,10 @@ pub struct SymState {
 }
 
 impl SymState {
-    /// The canonical symbol of the next free heap address.
-    pub fn heap_top_symbol() -> BV {
-        BV::new_const(HEAP_TOP, 64)
+    /// The canonical symbol of the next free heap address, an address of
+    /// `bits` bits.
+    pub fn heap_top_symbol(bits: u32) -> BV {
+        BV::new_const(HEAP_TOP, bits)
     }
 }
 
@@ -67,5 +138,24 @@ pub(super) fn low_bits(w: u32) -> u64 {
         u64::MAX
     } else {
         (1u64 << w) - 1
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::Regions;
+
+    #[test]
+    fn regions_move_up_past_large_variables_and_stay_apart() {
+        let r = Regions::ILP32;
+        assert_eq!(r.above(0x1000), r);
+        let moved = r.above(r.str + 1);
+        assert_eq!(moved.str, r.str + 0x100_0000);
+        assert_eq!(moved.object_end(), r.object_end());
+        for r in [Regions::LP64, Regions::ILP32, moved] {
+            assert!(r.str < r.func && r.func < r.heap);
+            assert!(r.object_end() <= r.error_page());
+            assert!(r.heap_size >= 256 * r.heap_stride);
+        }
     }
 }

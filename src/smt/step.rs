@@ -445,7 +445,7 @@ fn pointer_writes(
     }
 }
 
-/// The size in bytes (64 bits) of the object a zeroing allocator returns:
+/// The size in bytes (as wide as an address) of the object a zeroing allocator returns:
 /// `kzalloc(size, ...)`, `vzalloc(size)`, `devm_kzalloc(dev, size, ...)`;
 /// `None` for another one (`kcalloc`, `calloc`: their product may wrap).
 fn zeroed_size(enc: &Encoder<'_>, st: &mut SymState, name: &str, args: &[Expr]) -> Option<BV> {
@@ -457,12 +457,13 @@ fn zeroed_size(enc: &Encoder<'_>, st: &mut SymState, name: &str, args: &[Expr]) 
     byte_count(enc, st, args.get(k)?)
 }
 
-/// The value of a byte-count argument as 64 bits (zero-extended).
+/// The value of a byte-count argument as wide as an address
+/// (zero-extended).
 fn byte_count(enc: &Encoder<'_>, st: &mut SymState, a: &Expr) -> Option<BV> {
     let v = enc.eval(st, a);
-    let w = v.get_size();
-    match w.cmp(&64) {
-        std::cmp::Ordering::Less => Some(v.zero_ext(64 - w)),
+    let (w, aw) = (v.get_size(), enc.address_bits());
+    match w.cmp(&aw) {
+        std::cmp::Ordering::Less => Some(v.zero_ext(aw - w)),
         std::cmp::Ordering::Equal => Some(v),
         std::cmp::Ordering::Greater => None,
     }
@@ -592,13 +593,14 @@ fn copied_span(
     }
     let dst = enc.eval(st, &args[0]);
     let src = enc.eval(st, &args[1]);
-    (dst.get_size() == 64 && src.get_size() == 64).then_some(CopiedSpan { dst, src, len: n })
+    let aw = enc.address_bits();
+    (dst.get_size() == aw && src.get_size() == aw).then_some(CopiedSpan { dst, src, len: n })
 }
 
 /// The bytes a kernel function writes.
 struct Clobber {
     dst: BV,
-    /// 64 bits.
+    /// As wide as an address.
     len: BV,
     /// Whether the function returns `dst` (else its result is arbitrary).
     returns_dst: bool,
@@ -635,7 +637,7 @@ fn clobbered_span(
     }
     let len = match len_arg {
         Some(k) => byte_count(enc, st, args.get(k)?)?,
-        None => BV::from_u64(format_bound(string_literal(enc.p, &args[1])?)?, 64),
+        None => enc.caddr(format_bound(string_literal(enc.p, &args[1])?)?),
     };
     let dst = enc.eval(st, &args[0]);
     let arbitrary_length =
@@ -697,7 +699,9 @@ pub fn merge(ga: &Bool, a: &SymState, b: &SymState) -> SymState {
     let heap_top = match (&a.heap_top, &b.heap_top) {
         (None, None) => None,
         (x, y) => {
-            let top = SymState::heap_top_symbol;
+            // One of them is a term, of the address width.
+            let bits = x.as_ref().or(y.as_ref()).map_or(64, |t| t.get_size());
+            let top = || SymState::heap_top_symbol(bits);
             let (x, y) = (x.clone().unwrap_or_else(top), y.clone().unwrap_or_else(top));
             Some(if x == y { x } else { ga.ite(&x, &y) })
         }

@@ -89,7 +89,7 @@ impl Encoder<'_> {
             }
         }
         if let Some(t) = &st.heap_top {
-            let c = SymState::heap_top_symbol();
+            let c = SymState::heap_top_symbol(self.regions.bits);
             subst.push((Dynamic::from_ast(&c), Dynamic::from_ast(t)));
         }
         subst
@@ -153,7 +153,7 @@ impl Encoder<'_> {
             .map(|&w| {
                 Array::new_const(
                     format!("mem{w}_h{n}"),
-                    &Sort::bitvector(64),
+                    &Sort::bitvector(self.regions.bits),
                     &Sort::bitvector(w),
                 )
             })

@@ -68,7 +68,10 @@ pub fn render(task: &Task, waypoints: &[Waypoint], meta: &Metadata) -> String {
         ("specification", task.specification.clone()),
         ("programfile", file),
         ("programhash", sha256_hex(task.source.as_bytes())),
-        ("architecture", "64bit".into()),
+        (
+            "architecture",
+            format!("{}bit", task.data_model.pointer_bits()),
+        ),
         ("creationtime", meta.creation_time.clone()),
     ];
     for (k, v) in &graph {

@@ -100,6 +100,8 @@ pub struct Task<'a> {
     pub specification: String,
     /// mpv's version.
     pub producer_version: &'a str,
+    /// The data model the program was verified under.
+    pub data_model: crate::ir::DataModel,
 }
 
 /// The property as SV-COMP writes it (`CHECK( init(main()), LTL(G ! call(f())) )`),

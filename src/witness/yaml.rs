@@ -149,7 +149,7 @@ pub(super) fn metadata<'a>(
                 .into_iter()
                 .collect(),
             specification: task.specification.clone(),
-            data_model: "LP64",
+            data_model: task.data_model.name(),
             language: "C",
         },
     }

@@ -12,6 +12,7 @@ mod budgets;
 mod correctness_cli;
 mod correctness_format;
 mod correctness_runs;
+mod data_model_programs;
 mod engine_programs;
 mod eval_cli;
 mod frontend_cfa;

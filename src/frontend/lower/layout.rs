@@ -1,4 +1,4 @@
-//! Struct and union layout (LP64, GCC's rules), with the layout attributes:
+//! Struct and union layout (GCC's rules, under the type table's data model), with the layout attributes:
 //! `packed` on a type or field (alignment 1; bit-fields at any bit),
 //! `aligned(N)` on a type or field (raises the alignment) and
 //! `#pragma pack(N)` / `pack(push, N)` / `pack(pop)` / `pack()` (caps the

@@ -29,31 +29,31 @@ impl<'a> Lowerer<'a> {
                 })?;
                 let dec = matches!(i.base, IntegerBase::Decimal);
                 let u = i.suffix.unsigned;
+                use IntKind::{Int, Long, LongLong, UInt, ULong, ULongLong};
+                // C11 6.4.4.1p5: the first type of the list that holds the
+                // value, in the table's data model.
                 let candidates: &[IntKind] = match (i.suffix.size, u, dec) {
-                    (IntegerSize::Int, false, true) => {
-                        &[IntKind::Int, IntKind::Long, IntKind::LongLong]
-                    }
+                    (IntegerSize::Int, false, true) => &[Int, Long, LongLong],
                     (IntegerSize::Int, false, false) => {
-                        &[IntKind::Int, IntKind::UInt, IntKind::Long, IntKind::ULong]
+                        &[Int, UInt, Long, ULong, LongLong, ULongLong]
                     }
-                    (IntegerSize::Int, true, _) => &[IntKind::UInt, IntKind::ULong],
-                    (IntegerSize::Long, false, true) => &[IntKind::Long, IntKind::LongLong],
-                    (IntegerSize::Long, false, false) => &[IntKind::Long, IntKind::ULong],
-                    (IntegerSize::Long, true, _) => &[IntKind::ULong],
-                    (IntegerSize::LongLong, false, true) => &[IntKind::LongLong],
-                    (IntegerSize::LongLong, false, false) => {
-                        &[IntKind::LongLong, IntKind::ULongLong]
-                    }
-                    (IntegerSize::LongLong, true, _) => &[IntKind::ULongLong],
+                    (IntegerSize::Int, true, _) => &[UInt, ULong, ULongLong],
+                    (IntegerSize::Long, false, true) => &[Long, LongLong],
+                    (IntegerSize::Long, false, false) => &[Long, ULong, LongLong, ULongLong],
+                    (IntegerSize::Long, true, _) => &[ULong, ULongLong],
+                    (IntegerSize::LongLong, false, true) => &[LongLong],
+                    (IntegerSize::LongLong, false, false) => &[LongLong, ULongLong],
+                    (IntegerSize::LongLong, true, _) => &[ULongLong],
                 };
+                let model = self.p.types.model();
                 let kind = candidates
                     .iter()
-                    .copied()
+                    .map(|k| model.kind(*k))
                     .find(|k| {
                         let bits = k.bits() - k.signed() as u32;
                         v < (1u128 << bits)
                     })
-                    .unwrap_or(IntKind::ULongLong);
+                    .unwrap_or(ULongLong);
                 Expr::int(v as i128, self.p.types.int(kind))
             }
             Constant::Float(f) => {

@@ -124,6 +124,7 @@ pub(super) fn lower(
     let mut l = Lowerer {
         p: {
             let mut p = Program::default();
+            p.types = crate::ir::TypeTable::with_model(options.data_model);
             p.files = files;
             p
         },

@@ -1,4 +1,4 @@
-//! Types: declaration specifiers, declarators, struct/union layout (LP64), enums.
+//! Types: declaration specifiers, declarators, struct/union layout (under the data model), enums.
 
 use lang_c::ast::*;
 use lang_c::span::Node;
