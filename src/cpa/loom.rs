@@ -294,9 +294,26 @@ impl<'p, D: Cpa> Cpa for LoomCpa<'p, D> {
         if datas.is_empty() {
             return out;
         }
+        // A step no automaton observes: every automaton stutters (one
+        // combination, no operations, the same automaton states).
+        let silent = self
+            .weaving
+            .step_of(step)
+            .is_some_and(|(edge, kind)| self.weaving.silent(edge, kind));
         for loc in self.location.transfer(&s.loc, step, &()) {
             for stack in self.callstack.transfer(&s.stack, step, &()) {
                 for data in &datas {
+                    if silent {
+                        out.push(LoomState {
+                            loc,
+                            stack: stack.clone(),
+                            autos: s.autos.clone(),
+                            pending: None,
+                            violated: self.violated(loc, &s.autos, &prec.enabled),
+                            data: data.clone(),
+                        });
+                        continue;
+                    }
                     for (autos, ops) in self.automaton_successors(s, step, &prec.enabled, data) {
                         let violated = self.violated(loc, &autos, &prec.enabled);
                         let autos = if *autos == *s.autos {
@@ -389,8 +406,8 @@ impl<'p, D: Cpa> Cpa for LoomCpa<'p, D> {
     }
 
     fn partition_key(&self, s: &Self::State) -> u64 {
-        use std::hash::{Hash, Hasher};
-        let mut h = std::collections::hash_map::DefaultHasher::new();
+        use std::hash::{BuildHasher, Hash, Hasher};
+        let mut h = crate::hash::FixedState::default().build_hasher();
         s.loc.hash(&mut h);
         s.stack.hash(&mut h);
         s.autos.hash(&mut h);
@@ -408,6 +425,7 @@ mod tests {
     use crate::algorithm::reachability::{explore, Limits};
     use crate::frontend::{parse_source, FrontendOptions};
     use crate::spec::automaton::from_text;
+    use crate::spec::bound::StepKind;
 
     /// Two rules in one file-less setup: `lock` (a counter woven as an
     /// assume/assign) and `init` (a pure automaton whose model returns
@@ -464,6 +482,35 @@ mod tests {
     }
 
     const DECLS: &str = "void lock(int *m); void unlock(int *m); int setup(void); void done(void); int nd(void); int m;";
+
+    #[test]
+    fn only_steps_an_automaton_names_are_observed() {
+        use crate::cfa::EdgeOp;
+        let src = format!(
+            "{DECLS} int main(void) {{ int x = nd(); x = x + 1; lock(&m); done(); return x; }}"
+        );
+        let mut p = parse_source("t.c", &src, &FrontendOptions::default()).unwrap();
+        let automata: Vec<BoundAutomaton> = [LOCK, INIT]
+            .iter()
+            .map(|t| from_text("r.spec", t).unwrap().bind(&mut p))
+            .collect();
+        let weaving = Weaving::new(&p, &automata, &[]);
+        let mut seen = Vec::new();
+        for (i, e) in p.edges.iter().enumerate() {
+            let callee = match &e.op {
+                EdgeOp::Call { callee, .. } => Some(p.func(*callee).name.clone()),
+                _ => None,
+            };
+            let silent = weaving.silent(crate::cfa::EdgeId(i as u32), StepKind::Edge);
+            let named = matches!(
+                callee.as_deref(),
+                Some("lock" | "unlock" | "setup" | "done")
+            );
+            assert_eq!(silent, !named, "{:?}", e.op);
+            seen.push(silent);
+        }
+        assert!(seen.contains(&true) && seen.contains(&false));
+    }
 
     #[test]
     fn woven_assumes_and_assignments_decide_the_error() {

@@ -242,6 +242,19 @@ impl<'p> LoomSetsCpa<'p> {
         c
     }
 
+    /// `sets` normalised ([`Self::normalise`]), sharing `old` if equal.
+    fn normalised(&self, sets: &[Configs], head: bool, old: &Rc<Vec<Configs>>) -> Rc<Vec<Configs>> {
+        let autos: Vec<Configs> = sets
+            .iter()
+            .map(|c| self.normalise(c.clone(), head))
+            .collect();
+        if autos == **old {
+            old.clone()
+        } else {
+            Rc::new(autos)
+        }
+    }
+
     /// The enabled properties violated at `loc` by some configuration.
     fn violated(&self, loc: LocId, autos: &[Configs], enabled: &PropertySet) -> PropertySet {
         let states = autos
@@ -339,21 +352,30 @@ impl Cpa for LoomSetsCpa<'_> {
         let Some((edge, kind)) = self.weaving.step_of(step) else {
             return Vec::new();
         };
+        // A step no automaton observes leaves configurations in which
+        // every automaton is active as they are: `parts` would give the
+        // program part alone, with the same configurations.
+        let unchanged = self.weaving.silent(edge, kind)
+            && s.autos.iter().enumerate().all(|(a, c)| {
+                c.set
+                    .iter()
+                    .all(|x| self.weaving.active(a, x.state, &prec.enabled))
+            });
         let mut out = Vec::new();
         for p1 in self.value.transfer(&s.program, step, &()) {
-            let parts = self.parts(&s.autos, p1, edge, kind, &prec.enabled);
+            let parts = match unchanged {
+                true => vec![(p1, Vec::new())],
+                false => self.parts(&s.autos, p1, edge, kind, &prec.enabled),
+            };
             for loc in self.location.transfer(&s.loc, step, &()) {
                 let head = self.loop_head(loc);
                 for stack in self.callstack.transfer(&s.stack, step, &()) {
                     for (program, sets) in &parts {
-                        let autos: Vec<Configs> = sets
-                            .iter()
-                            .map(|c| self.normalise(c.clone(), head))
-                            .collect();
-                        let autos = if autos == *s.autos {
-                            s.autos.clone()
-                        } else {
-                            Rc::new(autos)
+                        let sets = if unchanged { &s.autos[..] } else { sets };
+                        let autos = match unchanged && !head {
+                            // Already normalised (only loop heads join).
+                            true => s.autos.clone(),
+                            false => self.normalised(sets, head, &s.autos),
                         };
                         out.push(self.state(
                             loc,
@@ -422,8 +444,8 @@ impl Cpa for LoomSetsCpa<'_> {
     /// One partition per place: a state may be covered by one that knows
     /// less of the program.
     fn partition_key(&self, s: &SetsState) -> u64 {
-        use std::hash::{Hash, Hasher};
-        let mut h = std::collections::hash_map::DefaultHasher::new();
+        use std::hash::{BuildHasher, Hash, Hasher};
+        let mut h = crate::hash::FixedState::default().build_hasher();
         s.loc.hash(&mut h);
         s.stack.hash(&mut h);
         h.finish()

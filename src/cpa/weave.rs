@@ -48,6 +48,9 @@ pub struct Weaving<'p> {
     /// Label properties per labelled location.
     label_props: HashMap<LocId, PropertySet>,
     moves: RefCell<HashMap<MoveKey, Rc<Vec<WovenMove>>>>,
+    /// Per step (edge and kind): whether no automaton observes it, so that
+    /// every automaton stutters whatever its state ([`Weaving::silent`]).
+    silent: RefCell<HashMap<(EdgeId, StepKind), bool>>,
     /// Automaton transitions taken per property (`sc` of the monitor), indexed by id.
     pub transitions_taken: RefCell<Vec<u64>>,
     entry: Option<FuncId>,
@@ -85,6 +88,7 @@ impl<'p> Weaving<'p> {
             info,
             label_props,
             moves: RefCell::new(HashMap::default()),
+            silent: RefCell::new(HashMap::default()),
             transitions_taken: RefCell::new(vec![0; max_id]),
             entry: program.entry_func,
         }
@@ -162,6 +166,24 @@ impl<'p> Weaving<'p> {
                 }
             }
         }
+    }
+
+    /// Whether no automaton observes a step over `edge` taken as `kind`:
+    /// then each one's only move, in every state, is its stutter (no
+    /// operations, no transition), and the automata states stay as they
+    /// are. Most steps of a module (assignments, branches, calls of
+    /// functions no rule names) are silent.
+    pub fn silent(&self, edge: EdgeId, kind: StepKind) -> bool {
+        if let Some(&s) = self.silent.borrow().get(&(edge, kind)) {
+            return s;
+        }
+        let e = self.program.edge(edge);
+        let s = !self
+            .automata
+            .iter()
+            .any(|b| b.observes(self.program, e, kind));
+        self.silent.borrow_mut().insert((edge, kind), s);
+        s
     }
 
     /// The moves of automaton `a` in state `q` for a step over `edge`

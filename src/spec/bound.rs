@@ -512,6 +512,23 @@ impl SpecAutomaton {
 }
 
 impl BoundAutomaton {
+    /// Whether some state of the automaton has a block for an event of the
+    /// CFA step `edge` taken as `kind`. Where none has, [`Self::step`]
+    /// gives every state its stutter alone.
+    pub fn observes(&self, program: &Program, edge: &Edge, kind: StepKind) -> bool {
+        let evs = events(program, edge, kind);
+        !evs.is_empty()
+            && self.index.iter().any(|ix| {
+                evs.iter().any(|ev| match ev {
+                    Ev::Call { name, .. } => ix.calls.contains_key(*name),
+                    Ev::Entry(n) => ix.entries.contains_key(*n),
+                    Ev::Return(n) => ix.returns.contains_key(*n),
+                    Ev::Label(l) => ix.labels.contains_key(*l),
+                    Ev::Exit => !ix.exits.is_empty(),
+                })
+            })
+    }
+
     /// The automaton's moves from state `q` for the CFA step `edge` taken as
     /// `kind` (see the module doc).
     pub fn step(&self, program: &Program, q: StateIdx, edge: &Edge, kind: StepKind) -> Vec<Move> {
