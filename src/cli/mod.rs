@@ -42,13 +42,10 @@ enum Command {
     Eval(eval::EvalArgs),
 }
 
-/// Runs the command line; exit code 0 on success, 1 on a user-facing error.
 /// The longest time limit accepted, in seconds (about 31 years): longer
 /// ones do not fit the clocks' arithmetic.
 const MAX_SECONDS: f64 = 1e9;
 
-/// Parses a number of seconds for a limit: finite, not negative, at most
-/// [`MAX_SECONDS`].
 /// `--data-model`: the sizes of `long` and of pointers in the input.
 #[derive(Clone, Copy, Debug, Default, clap::ValueEnum)]
 pub(crate) enum DataModelArg {
@@ -69,6 +66,8 @@ impl From<DataModelArg> for crate::ir::DataModel {
     }
 }
 
+/// Parses a number of seconds for a limit: finite, not negative, at most
+/// [`MAX_SECONDS`].
 pub(crate) fn seconds(s: &str) -> std::result::Result<f64, String> {
     let v: f64 = s
         .trim()
@@ -99,6 +98,7 @@ pub(crate) fn megabytes(s: &str) -> std::result::Result<u64, String> {
     }
 }
 
+/// Runs the command line; exit code 0 on success, 1 on a user-facing error.
 pub fn run() -> ExitCode {
     let cli = Cli::parse();
     let result = match cli.command {
