@@ -134,15 +134,13 @@ fn single_row(
     let rule_opt = (rule != "-" && !rule.is_empty()).then(|| rule.to_string());
     let data_model = match c.data_model.map(|k| f[k]) {
         None | Some("-" | "") => None,
-        Some("ILP32") => Some(crate::ir::DataModel::Ilp32),
-        Some("LP64") => Some(crate::ir::DataModel::Lp64),
-        Some(other) => {
-            return Err(at(
+        Some(name) => Some(crate::ir::DataModel::from_name(name).ok_or_else(|| {
+            at(
                 manifest,
                 n,
-                format!("data_model `{other}`: write ILP32, LP64 or -"),
-            ))
-        }
+                format!("data_model `{name}`: write ILP32, LP64 or -"),
+            )
+        })?),
     };
     let expected = verdict
         .map(|v| Expected {

@@ -40,13 +40,11 @@ struct Options {
 fn data_model<'de, D: serde::Deserializer<'de>>(
     d: D,
 ) -> std::result::Result<Option<crate::ir::DataModel>, D::Error> {
-    use crate::ir::DataModel;
     let s = String::deserialize(d)?;
-    match s.as_str() {
-        "ILP32" => Ok(Some(DataModel::Ilp32)),
-        "LP64" => Ok(Some(DataModel::Lp64)),
-        other => Err(serde::de::Error::custom(format!(
-            "data_model `{other}`: mpv knows ILP32 and LP64"
+    match crate::ir::DataModel::from_name(&s) {
+        Some(m) => Ok(Some(m)),
+        None => Err(serde::de::Error::custom(format!(
+            "data_model `{s}`: mpv knows ILP32 and LP64"
         ))),
     }
 }

@@ -363,19 +363,24 @@ impl Cpa for LoomSetsCpa<'_> {
             });
         let mut out = Vec::new();
         for p1 in self.value.transfer(&s.program, step, &()) {
-            let parts = match unchanged {
-                true => vec![(p1, Vec::new())],
-                false => self.parts(&s.autos, p1, edge, kind, &prec.enabled),
+            // `None`: the state's own configurations.
+            let parts: Vec<(Values, Option<Vec<Configs>>)> = match unchanged {
+                true => vec![(p1, None)],
+                false => self
+                    .parts(&s.autos, p1, edge, kind, &prec.enabled)
+                    .into_iter()
+                    .map(|(q, sets)| (q, Some(sets)))
+                    .collect(),
             };
             for loc in self.location.transfer(&s.loc, step, &()) {
                 let head = self.loop_head(loc);
                 for stack in self.callstack.transfer(&s.stack, step, &()) {
                     for (program, sets) in &parts {
-                        let sets = if unchanged { &s.autos[..] } else { sets };
-                        let autos = match unchanged && !head {
+                        let autos = match sets {
                             // Already normalised (only loop heads join).
-                            true => s.autos.clone(),
-                            false => self.normalised(sets, head, &s.autos),
+                            None if !head => s.autos.clone(),
+                            None => self.normalised(&s.autos, head, &s.autos),
+                            Some(sets) => self.normalised(sets, head, &s.autos),
                         };
                         out.push(self.state(
                             loc,

@@ -56,6 +56,13 @@ impl DataModel {
             DataModel::Ilp32 => "ILP32",
         }
     }
+
+    /// The model [`DataModel::name`] names, if any.
+    pub fn from_name(name: &str) -> Option<DataModel> {
+        [DataModel::Lp64, DataModel::Ilp32]
+            .into_iter()
+            .find(|m| m.name() == name)
+    }
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
