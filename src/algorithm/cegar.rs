@@ -44,7 +44,7 @@ use z3::ast::Bool;
 
 use crate::algorithm::cpa_algorithm::{run, Outcome, Reached, WaitlistOrder};
 use crate::algorithm::invariants;
-use crate::algorithm::loom_analysis::{LoomAnalysis, LoomOptions};
+use crate::algorithm::loom_analysis::{LoomAnalysis, LoomOptions, PROOF_ONLY_REACHED};
 use crate::algorithm::path_check::{check_path, PathCheck};
 use crate::algorithm::refine::all_predicates;
 use crate::algorithm::sdc::{self, Budget, Clock, Monitor, Strategy, StrategyConfig, WorkClock};
@@ -419,6 +419,19 @@ impl<'p> LoomAnalysis<'p> {
             .collect();
         if props.is_empty() {
             return None;
+        }
+        // A proof-only property is given up at its first error state.
+        let proof_only: Vec<PropertyId> = props
+            .iter()
+            .copied()
+            .filter(|p| self.options.proof_only.contains(*p))
+            .collect();
+        if !proof_only.is_empty() {
+            let mut report = Report::default();
+            for p in proof_only {
+                report.abandoned.push((p, PROOF_ONLY_REACHED.to_string()));
+            }
+            return Some(report);
         }
         let trace = node.state.data.trace.clone();
         let name = props

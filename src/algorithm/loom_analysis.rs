@@ -89,6 +89,10 @@ const VALUE_SEARCH_SHARE: f64 = 0.1;
 /// States of the explicit-value exploration before it stops.
 const EXPLICIT_MAX_STATES: usize = 200_000;
 
+/// Why a proof-only property ([`LoomOptions::proof_only`]) is given up.
+pub(super) const PROOF_ONLY_REACHED: &str =
+    "an over-approximation reaches its error (only a proof serves it: no error path is looked for)";
+
 /// Refinements per partition before the open properties are given up.
 pub const MAX_REFINEMENTS: u64 = 200;
 
@@ -124,7 +128,7 @@ impl Work {
 }
 
 /// How a [`LoomAnalysis`] runs, fixed at its construction.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub struct LoomOptions {
     /// Whether each partition starts with the explicit-value stage.
     pub explicit_values: bool,
@@ -148,6 +152,10 @@ pub struct LoomOptions {
     /// more precise and goes on (lazy abstraction), instead of starting
     /// the run over.
     pub lazy_abstraction: bool,
+    /// Properties only a proof serves (the cut of a bug-hunting variant,
+    /// [`crate::cfa::hunting`]): an error state of theirs that a stage
+    /// reaches gives them up, without a search or a path check.
+    pub proof_only: PropertySet,
 }
 
 impl Default for LoomOptions {
@@ -162,6 +170,7 @@ impl Default for LoomOptions {
             partitions_stand_alone: false,
             invariants: false,
             lazy_abstraction: true,
+            proof_only: PropertySet::new(),
         }
     }
 }
@@ -396,7 +405,7 @@ impl<'p> LoomAnalysis<'p> {
         }
         let start = monitor.analysis_work(clock);
         if self.explicit.too_large(&open) {
-            let reached = open.intersection(&self.explicit.reached);
+            let reached = self.not_proof_only(&open.intersection(&self.explicit.reached));
             self.value_search(&reached, budget, monitor, clock, &mut report);
             return report;
         }
@@ -444,10 +453,22 @@ impl<'p> LoomAnalysis<'p> {
             self.keep_value_invariants(&proven, &ex.loop_heads);
         }
         self.explicit.reached = self.explicit.reached.union(&ex.hit);
-        let searched = open.intersection(&ex.hit);
+        let searched = self.not_proof_only(&open.intersection(&ex.hit));
         // The search's time is the run's: the CEGAR stage has less.
         self.value_search(&searched, budget, monitor, clock, &mut report);
+        report.abandoned.extend(
+            open.intersection(&ex.hit)
+                .difference(&searched)
+                .iter()
+                .map(|p| (p, PROOF_ONLY_REACHED.to_string())),
+        );
         report
+    }
+
+    /// The properties of `hit` that are not proof-only
+    /// ([`LoomOptions::proof_only`]).
+    fn not_proof_only(&self, hit: &PropertySet) -> PropertySet {
+        hit.difference(&self.options.proof_only)
     }
 
     /// The value search for the errors of `hit` the explicit values
@@ -593,7 +614,7 @@ impl<'p> sdc::Analysis for LoomAnalysis<'p> {
         }
         if self.partition.stage == Stage::Explicit && self.options.explicit_values {
             let r = self.explicit_stage(budget, monitor, clock);
-            if !r.proven.is_empty() || !r.counterexamples.is_empty() {
+            if !r.proven.is_empty() || !r.counterexamples.is_empty() || !r.abandoned.is_empty() {
                 return r;
             }
         }

@@ -21,7 +21,7 @@ use crate::algorithm::sdc::{
     WorkClock,
 };
 use crate::algorithm::{control_states, symexec};
-use crate::cfa::Program;
+use crate::cfa::{hunting, Program};
 use crate::cpa::loom::{LoomGoal, LoomProperty};
 use crate::cpa::predicate::abstraction::PredicateScope;
 use crate::report::{Counterexample, PartitionReport, PropertyResult, Verdict};
@@ -174,6 +174,12 @@ pub fn verify(
         predicate_scope: limits.predicate_scope,
         partitions_stand_alone: matches!(mode, Mode::Baseline),
         invariants: limits.invariants,
+        proof_only: loom
+            .properties
+            .iter()
+            .filter(|p| matches!(&p.goal, LoomGoal::Label(l) if l == hunting::CUT_LABEL))
+            .map(|p| p.id)
+            .collect(),
         ..LoomOptions::default()
     };
     let mut analysis = LoomAnalysis::new(
@@ -464,6 +470,10 @@ fn symexec_phase(
         let Goal::Label(label) = &props[i].goal else {
             continue;
         };
+        // Only a proof serves the cut of a bug-hunting variant.
+        if label == hunting::CUT_LABEL {
+            continue;
+        }
         let analysis_gave_up = matches!(
             sdc_result.outcomes.get(&PropertyId(k as u32)),
             Some(Outcome::Unknown(UnknownReason::Analysis(_)))
@@ -498,37 +508,75 @@ const HUNT_SHARE: f64 = 0.25;
 /// The reason given with a FALSE result of the bug-hunting variant.
 const HUNTING_FALSE: &str = "error path found on the bug-hunting variant of the module (calls through pointers restricted to the functions whose address reachable code takes); the variant's executions are the module's";
 
+/// Added to the reason of a TRUE result of the bug-hunting variant.
+const HUNTING_TRUE: &str = "proved on the bug-hunting variant of the module, whose cut calls through pointers are unreachable: its executions are the module's";
+
 /// A program, its bound automata and the properties to verify on it.
 pub type Checked<'a> = (&'a Program, &'a [BoundAutomaton], &'a [Property]);
 
-/// Verifies the bug-hunting variant of a module
-/// ([`crate::frontend::parse_file_bug_hunting`]) with a
-/// share of the time, keeps its FALSE results (real error paths of the
-/// module, confirmed by exact path checks), and verifies the module for the
-/// other properties with the rest of the time.
+/// The property that no execution of the bug-hunting variant reaches a cut
+/// case ([`hunting::CUT_LABEL`]).
+fn cut_property() -> Property {
+    Property {
+        id: format!("label:{}", hunting::CUT_LABEL),
+        description: "the bug-hunting variant makes no call through a pointer it cut".into(),
+        goal: Goal::Label(hunting::CUT_LABEL.into()),
+        entry: None,
+        origin: String::new(),
+    }
+}
+
+/// Verifies the bug-hunting variant of a module ([`hunting::variant`]) with
+/// a share of the time, together with the property that its cut cases are
+/// unreachable, then the module for the properties still open with the rest
+/// of the time. The variant's FALSE results are error paths of the module;
+/// its TRUE results hold for the module when the cut property is TRUE too.
+/// Without a variant (nothing to cut), verifies the module.
 pub fn verify_hunting_first(
-    hunting: Checked<'_>,
     module: Checked<'_>,
     mode: Mode,
     limits: &VerifySettings,
 ) -> Verification {
+    let (program, bound, props) = module;
+    let cut_id = cut_property().id;
+    let variant = match props.iter().any(|p| p.id == cut_id) {
+        // A property of the same name would be mistaken for the cut's.
+        true => None,
+        false => hunting::variant(program),
+    };
+    let Some(variant) = variant else {
+        return verify(program, bound, props, mode, limits);
+    };
     let limit = limits.work.unwrap_or_default();
     let share = limit.mul_f64(HUNT_SHARE);
-    // The variant's TRUE results are discarded: a property alone gets the
-    // phase budget, not the share of the time its proof might take.
-    let mut hunt_limits = limits.with_limit(share, hunting.2.len());
+    let mut hprops = props.to_vec();
+    hprops.push(cut_property());
+    // Results the variant does not decide get the module's run: a property
+    // alone gets the phase budget, not the share of the time its proof
+    // might take.
+    let mut hunt_limits = limits.with_limit(share, hprops.len());
     hunt_limits.config.share_unused = false;
-    let h = verify(hunting.0, hunting.1, hunting.2, mode, &hunt_limits);
+    let h = verify(&variant, bound, &hprops, mode, &hunt_limits);
+    let exact = h
+        .results
+        .iter()
+        .any(|r| r.id == cut_id && r.verdict == Verdict::True);
     let mut found: HashMap<String, PropertyResult> = h
         .results
         .into_iter()
-        .filter(|r| r.verdict == Verdict::False)
+        .filter(|r| r.id != cut_id)
+        .filter(|r| r.verdict == Verdict::False || (exact && r.verdict == Verdict::True))
         .map(|mut r| {
-            r.reason = Some(HUNTING_FALSE.into());
+            r.reason = Some(match r.verdict {
+                Verdict::False => HUNTING_FALSE.into(),
+                _ => match r.reason.take() {
+                    Some(why) => format!("{why}; {HUNTING_TRUE}"),
+                    None => HUNTING_TRUE.into(),
+                },
+            });
             (r.id.clone(), r)
         })
         .collect();
-    let (program, bound, props) = module;
     let rest: Vec<Property> = props
         .iter()
         .filter(|p| !found.contains_key(&p.id))

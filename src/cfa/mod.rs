@@ -18,6 +18,7 @@
 
 pub mod dot;
 pub mod effects;
+pub mod hunting;
 pub mod liveness;
 pub mod loops;
 pub mod print;
@@ -214,6 +215,12 @@ impl Program {
         self.out_edges[old.0 as usize].retain(|&x| x != e);
         self.out_edges[from.0 as usize].push(e);
         self.edges[e.0 as usize].from = from;
+    }
+
+    /// Replaces the operation of edge `e`.
+    pub fn set_edge_op(&mut self, e: EdgeId, op: EdgeOp) {
+        self.liveness.take();
+        self.edges[e.0 as usize].op = op;
     }
 
     /// Adds a variable owned by a specification automaton and returns its id.

@@ -13,7 +13,7 @@ use crate::algorithm::verify::{
 };
 use crate::cfa::Program;
 use crate::cpa::predicate::abstraction::PredicateScope;
-use crate::frontend::{parse_file_bug_hunting, parse_file_timed, FrontendOptions, FrontendTimes};
+use crate::frontend::{parse_file_timed, FrontendOptions, FrontendTimes};
 use crate::report::{peak_rss_mb, PropertyResult, RunReport, Stats, StepKind, Verdict};
 use crate::spec::automaton::SpecAutomaton;
 use crate::spec::bound::BoundAutomaton;
@@ -224,8 +224,6 @@ struct Setup {
 struct Parsed {
     program: Program,
     times: FrontendTimes,
-    /// The properties before binding (labels and calls only).
-    label_props: Vec<Property>,
     bound: Vec<BoundAutomaton>,
 }
 
@@ -241,13 +239,11 @@ pub fn run(args: VerifyArgs) -> Result<ExitCode> {
     // The time limit covers parsing and CFA construction too.
     let parsed = parse_watchdog(&args, mode, &props, &automata, t0)?;
     let (mut program, times) = parse_file_timed(&args.file, &frontend)?;
-    let label_props = props.clone();
     let bound = bind(&automata, &mut program, &args.props.select, &mut props);
     parsed.store(true, Ordering::SeqCst);
     let parsed = Parsed {
         program,
         times,
-        label_props,
         bound,
     };
     let limits = analysis_limits(&args, props.len());
@@ -259,9 +255,6 @@ pub fn run(args: VerifyArgs) -> Result<ExitCode> {
         analysis_watchdog(&args, mode, &props, &parsed.times, limit)?;
     }
     let analysis = Analysis {
-        args: &args,
-        frontend: &frontend,
-        automata: &automata,
         mode,
         limits: &limits,
         cpu_left,
@@ -455,9 +448,6 @@ fn analysis_watchdog(
 
 /// How the analysis runs.
 struct Analysis<'a> {
-    args: &'a VerifyArgs,
-    frontend: &'a FrontendOptions,
-    automata: &'a [SpecAutomaton],
     mode: Mode,
     limits: &'a VerifySettings,
     /// The CPU time the analysis has until the time limit.
@@ -473,42 +463,16 @@ fn analyse(
     props: &[Property],
 ) -> Result<crate::algorithm::verify::Verification> {
     let Analysis {
-        args,
-        frontend,
-        automata,
         mode,
         limits,
         cpu_left,
     } = *analysis;
-    let Parsed {
-        program,
-        times,
-        label_props,
-        bound,
-    } = parsed;
+    let Parsed { program, bound, .. } = parsed;
     // Budgets inside the analysis count work; the time limit is CPU time.
     let _limit = crate::smt::work::time_limit(cpu_left);
-    let outcome = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
-        let hunting = match limits.work {
-            Some(_) => parse_file_bug_hunting(&args.file, frontend, times.pruned_bytes)
-                .ok()
-                .flatten()
-                .map(|(mut p, _)| {
-                    let mut hp = label_props.clone();
-                    let hb = bind(automata, &mut p, &args.props.select, &mut hp);
-                    (p, hb, hp)
-                }),
-            None => None,
-        };
-        match &hunting {
-            Some((hprog, hbound, hprops)) => verify_hunting_first(
-                (hprog, hbound, hprops),
-                (program, bound, props),
-                mode,
-                limits,
-            ),
-            None => verify(program, bound, props, mode, limits),
-        }
+    let outcome = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| match limits.work {
+        Some(_) => verify_hunting_first((program, bound, props), mode, limits),
+        None => verify(program, bound, props, mode, limits),
     }));
     let e = match outcome {
         Ok(v) => return Ok(v),

@@ -112,38 +112,6 @@ pub fn parse_file_timed(
     parse_source_timed(&path.display().to_string(), &text, options)
 }
 
-/// The bug-hunting variant of a module: pruned as [`parse_file`] does, but
-/// calls through pointers have only the candidates whose address code
-/// reachable from the entry takes ([`prune::prune_reachable_candidates`]).
-/// Its behaviours are a subset of the module's, so an error path found in it
-/// (confirmed by an exact path check) is one of the module; it proves
-/// nothing safe. `None` when it would be the same program (it leaves out
-/// no more than the module's own pruning, `module_pruned_bytes`), or its
-/// text does not parse and lower on its own.
-pub fn parse_file_bug_hunting(
-    path: &Path,
-    options: &FrontendOptions,
-    module_pruned_bytes: usize,
-) -> Result<Option<(Program, FrontendTimes)>> {
-    let t0 = thread_cpu_time();
-    let bytes = std::fs::read(path).map_err(|e| Error::io(path, e))?;
-    let clean = source::prepare(&String::from_utf8_lossy(&bytes));
-    let roots = [options.entry.as_str()];
-    let Some(hunting) = prune::prune_reachable_candidates(&clean, &roots) else {
-        return Ok(None);
-    };
-    if hunting.dropped_bytes <= module_pruned_bytes {
-        return Ok(None);
-    }
-    let name = path.display().to_string();
-    Ok(parse_and_lower(&name, hunting.text, options, true, t0)
-        .ok()
-        .map(|(p, mut times)| {
-            times.pruned_bytes = hunting.dropped_bytes;
-            (p, times)
-        }))
-}
-
 /// Parses and lowers C source text; `name` is used in positions and errors.
 pub fn parse_source(name: &str, text: &str, options: &FrontendOptions) -> Result<Program> {
     parse_source_timed(name, text, options).map(|(p, _)| p)

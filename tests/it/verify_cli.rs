@@ -107,16 +107,23 @@ fn an_error_behind_a_constant_bound_loop_is_found_under_explicit_values() {
 
 #[test]
 fn a_call_through_a_pointer_keeps_candidates_whose_address_unreachable_code_takes() {
-    // With a time limit, the bug-hunting variant (only `good` is a
-    // candidate) comes first: without `bad`, no edge enters ERROR, so it
-    // is TRUE without a run. That TRUE must not be reported: the module
-    // itself reaches ERROR through `bad`, which its own run finds.
+    // With a time limit, the bug-hunting variant (the case of `bad` cut)
+    // comes first. Without `bad`, ERROR is unreachable there, but the cut
+    // is reachable (o->cb may be `bad`), so that TRUE must not be
+    // reported: the module's own run reaches ERROR through `bad`.
     let (ok, j, err) = verify(&prog("pointer_candidate_false.c"), &["--time-limit", "10"]);
     assert!(ok, "{err}");
     assert_eq!(j["properties"][0]["verdict"], "false", "{j}");
+    let reason = j["properties"][0]["reason"].as_str().unwrap_or_default();
+    assert!(!reason.contains("bug-hunting variant"), "{j}");
     let partitions = j["stats"]["partitions"].as_array().unwrap();
-    assert_eq!(partitions.len(), 1, "only the module's run: {j}");
-    assert_eq!(partitions[0]["bug_hunting"], false, "{j}");
+    let runs: Vec<_> = partitions.iter().map(|p| &p["bug_hunting"]).collect();
+    assert_eq!(runs.first(), Some(&&serde_json::json!(true)), "{j}");
+    assert_eq!(
+        runs.last(),
+        Some(&&serde_json::json!(false)),
+        "the module's run: {j}"
+    );
     let (ok, j, err) = verify(&prog("pointer_candidate_false.c"), &[]);
     assert!(ok, "{err}");
     assert_eq!(j["properties"][0]["verdict"], "false", "{j}");
@@ -128,10 +135,31 @@ fn an_error_the_bug_hunting_variant_finds_is_reported_without_a_second_run() {
     assert!(ok, "{err}");
     assert_eq!(j["properties"][0]["verdict"], "false", "{j}");
     let partitions = j["stats"]["partitions"].as_array().unwrap();
-    assert_eq!(partitions.len(), 1, "only the bug-hunting run: {j}");
-    assert_eq!(partitions[0]["bug_hunting"], true, "{j}");
+    assert!(
+        partitions.iter().all(|p| p["bug_hunting"] == true),
+        "only the bug-hunting run: {j}"
+    );
     let reason = j["properties"][0]["reason"].as_str().unwrap_or_default();
     assert!(reason.contains("bug-hunting variant"), "{j}");
+}
+
+#[test]
+fn a_proof_on_the_bug_hunting_variant_holds_once_its_cut_is_unreachable() {
+    let (ok, j, err) = verify(&prog("hunt_cut_true.c"), &["--time-limit", "10"]);
+    assert!(ok, "{err}");
+    assert_eq!(j["properties"].as_array().unwrap().len(), 1, "{j}");
+    assert_eq!(j["properties"][0]["verdict"], "true", "{j}");
+    let reason = j["properties"][0]["reason"].as_str().unwrap_or_default();
+    assert!(reason.contains("bug-hunting variant"), "{j}");
+    let partitions = j["stats"]["partitions"].as_array().unwrap();
+    assert!(
+        partitions.iter().all(|p| p["bug_hunting"] == true),
+        "no run on the module: {j}"
+    );
+    // The same program verified without the variant agrees.
+    let (ok, j, err) = verify(&prog("hunt_cut_true.c"), &[]);
+    assert!(ok, "{err}");
+    assert_eq!(j["properties"][0]["verdict"], "true", "{j}");
 }
 
 #[test]

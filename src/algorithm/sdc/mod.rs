@@ -31,6 +31,9 @@ pub struct RunReport<P, C> {
     pub counterexamples: Vec<(BTreeSet<P>, C)>,
     /// Properties the analysis cannot decide, with the reason.
     pub given_up: Vec<(P, String)>,
+    /// Properties the analysis gives up in any partition, with the reason:
+    /// a run of their own would not decide them either.
+    pub abandoned: Vec<(P, String)>,
     /// Properties proved before the fixed point, by a sound stage of the
     /// analysis (e.g. an over-approximation never reaching their error).
     pub proven: Vec<P>,
@@ -41,6 +44,7 @@ impl<P, C> Default for RunReport<P, C> {
         RunReport {
             counterexamples: Vec::new(),
             given_up: Vec::new(),
+            abandoned: Vec::new(),
             proven: Vec::new(),
         }
     }
@@ -267,6 +271,12 @@ fn run_partition<A: Analysis>(
                     later.insert(p, reason);
                 }
             } else if remaining.remove(&p) {
+                decided.insert(p);
+                outcomes.insert(p, Outcome::Unknown(UnknownReason::Analysis(reason)));
+            }
+        }
+        for (p, reason) in report.abandoned {
+            if remaining.remove(&p) {
                 decided.insert(p);
                 outcomes.insert(p, Outcome::Unknown(UnknownReason::Analysis(reason)));
             }

@@ -52,18 +52,6 @@ pub struct Pruned {
 /// Returns `None` when every item is reachable, no root occurs in the text,
 /// or the text is too large for 32-bit offsets.
 pub fn prune(text: &str, roots: &[&str]) -> Option<Pruned> {
-    prune_with(text, roots, true)
-}
-
-/// [`prune`], but items taking a function's address are kept only when
-/// reachable: calls through pointers then have only the candidates whose
-/// address reachable code takes. An under-approximation of the module's
-/// behaviour, for finding violations early (see [`super::parse_file_bug_hunting`]).
-pub fn prune_reachable_candidates(text: &str, roots: &[&str]) -> Option<Pruned> {
-    prune_with(text, roots, false)
-}
-
-fn prune_with(text: &str, roots: &[&str], keep_address_takers: bool) -> Option<Pruned> {
     if text.len() >= u32::MAX as usize {
         return None;
     }
@@ -90,8 +78,7 @@ fn prune_with(text: &str, roots: &[&str], keep_address_takers: bool) -> Option<P
         defs.clear();
         item_defs(&tokens, item, &keywords, &mut defs);
         if defs.is_empty()
-            || (keep_address_takers
-                && takes_function_address(&tokens, item, &keywords, &is_function, &mut members))
+            || takes_function_address(&tokens, item, &keywords, &is_function, &mut members)
         {
             keep[i] = true;
             work.push(i as u32);
@@ -511,17 +498,6 @@ mod tests {
         assert!(k.contains("o->cb = other"), "{k}");
         assert!(k.contains("int other(void)"), "{k}");
         assert!(!k.contains("unused"), "{k}");
-    }
-
-    #[test]
-    fn reachable_candidates_drop_unreachable_address_takers() {
-        let src = "struct ops { int (*cb)(void); };\n\
-                   static int target(void) { return 1; }\n\
-                   static struct ops table = { .cb = target };\n\
-                   int main(void) { return 0; }\n";
-        let p = prune_reachable_candidates(src, &["main"]).unwrap();
-        assert!(!p.text.contains("target"));
-        assert!(prune(src, &["main"]).is_none(), "sound pruning keeps both");
     }
 
     #[test]
