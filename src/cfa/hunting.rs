@@ -163,14 +163,14 @@ impl<'p> Reach<'p> {
     fn mention(&mut self, x: &Expr, work: &mut Vec<Item>) {
         match x.kind {
             ExprKind::Func(f) => {
-                if !std::mem::replace(&mut self.taken[f.0 as usize], true) {
-                    self.reach(f, work);
-                }
+                self.taken[f.0 as usize] = true;
+                self.reach(f, work);
             }
-            ExprKind::Var(v) if self.program.var(v).scope == Scope::Global => {
-                if !std::mem::replace(&mut self.named[v.0 as usize], true) {
-                    work.push(Item::Global(v));
-                }
+            ExprKind::Var(v)
+                if self.program.var(v).scope == Scope::Global && !self.named[v.0 as usize] =>
+            {
+                self.named[v.0 as usize] = true;
+                work.push(Item::Global(v));
             }
             _ => {}
         }
