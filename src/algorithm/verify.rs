@@ -26,7 +26,7 @@ use crate::cpa::loom::{LoomGoal, LoomProperty};
 use crate::cpa::predicate::abstraction::PredicateScope;
 use crate::report::{Counterexample, PartitionReport, PropertyResult, Verdict};
 use crate::spec::bound::BoundAutomaton;
-use crate::spec::{relevance, Goal, Property, PropertyId};
+use crate::spec::{relevance, Goal, Property, PropertyId, PropertySet};
 
 pub const ANALYSIS: &str = "LOOM weaving of the specification automata; per partition: reachability under explicit values and a search for concrete error paths under them, then predicate abstraction with large-block encoding and CEGAR (Z3 bit-vectors); bounded symbolic execution for label properties the predicate analysis gave up on";
 
@@ -174,12 +174,7 @@ pub fn verify(
         predicate_scope: limits.predicate_scope,
         partitions_stand_alone: matches!(mode, Mode::Baseline),
         invariants: limits.invariants,
-        proof_only: loom
-            .properties
-            .iter()
-            .filter(|p| matches!(&p.goal, LoomGoal::Label(l) if l == hunting::CUT_LABEL))
-            .map(|p| p.id)
-            .collect(),
+        proof_only: loom.proof_only.clone(),
         ..LoomOptions::default()
     };
     let mut analysis = LoomAnalysis::new(
@@ -229,7 +224,7 @@ pub fn verify(
     symexec_phase(
         program,
         props,
-        &loom.index,
+        &loom,
         &sdc_result,
         &mut results,
         &mut work,
@@ -303,6 +298,8 @@ struct LoomProperties {
     index: Vec<usize>,
     /// The name of each.
     names: Vec<String>,
+    /// Those only a proof serves ([`LoomOptions::proof_only`]).
+    proof_only: PropertySet,
 }
 
 impl LoomProperties {
@@ -313,6 +310,7 @@ impl LoomProperties {
             properties: Vec::new(),
             index: Vec::new(),
             names: Vec::new(),
+            proof_only: PropertySet::new(),
         };
         for (i, p) in props.iter().enumerate() {
             if results[i].verdict == Verdict::True {
@@ -330,6 +328,11 @@ impl LoomProperties {
                 goal,
             });
             loom.index.push(i);
+            // Only a proof serves the cut of a bug-hunting variant.
+            if matches!(&p.goal, Goal::Label(l) if l == hunting::CUT_LABEL) {
+                loom.proof_only
+                    .insert(PropertyId(loom.properties.len() as u32 - 1));
+            }
             loom.names.push(p.id.clone());
         }
         loom
@@ -460,18 +463,17 @@ fn ldv_phase(
 fn symexec_phase(
     program: &Program,
     props: &[Property],
-    index: &[usize],
+    loom: &LoomProperties,
     sdc_result: &LoomSdcResult,
     results: &mut [PropertyResult],
     work: &mut Work,
     left: impl Fn() -> Option<Duration>,
 ) {
-    for (k, &i) in index.iter().enumerate() {
+    for (k, &i) in loom.index.iter().enumerate() {
         let Goal::Label(label) = &props[i].goal else {
             continue;
         };
-        // Only a proof serves the cut of a bug-hunting variant.
-        if label == hunting::CUT_LABEL {
+        if loom.proof_only.contains(PropertyId(k as u32)) {
             continue;
         }
         let analysis_gave_up = matches!(
@@ -538,7 +540,8 @@ pub fn verify_hunting_first(
     limits: &VerifySettings,
 ) -> Verification {
     let (program, bound, props) = module;
-    let cut_id = cut_property().id;
+    let cut = cut_property();
+    let cut_id = cut.id.clone();
     let variant = match props.iter().any(|p| p.id == cut_id) {
         // A property of the same name would be mistaken for the cut's.
         true => None,
@@ -550,7 +553,7 @@ pub fn verify_hunting_first(
     let limit = limits.work.unwrap_or_default();
     let share = limit.mul_f64(HUNT_SHARE);
     let mut hprops = props.to_vec();
-    hprops.push(cut_property());
+    hprops.push(cut);
     // Results the variant does not decide get the module's run: a property
     // alone gets the phase budget, not the share of the time its proof
     // might take.

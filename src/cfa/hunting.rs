@@ -122,8 +122,9 @@ impl<'p> Reach<'p> {
         let mut work: Vec<Item> = start.into_iter().map(Item::Func).collect();
         while let Some(item) = work.pop() {
             let edges = match item {
-                Item::Func(f) => r.edges_of[f.0 as usize].clone(),
-                Item::Global(v) => r.inits[v.0 as usize].clone(),
+                // Each item is visited once.
+                Item::Func(f) => std::mem::take(&mut r.edges_of[f.0 as usize]),
+                Item::Global(v) => std::mem::take(&mut r.inits[v.0 as usize]),
             };
             for e in edges {
                 r.visit_edge(e, &mut work);
