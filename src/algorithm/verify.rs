@@ -26,7 +26,7 @@ use crate::cpa::loom::{LoomGoal, LoomProperty};
 use crate::cpa::predicate::abstraction::PredicateScope;
 use crate::report::{Counterexample, PartitionReport, PropertyResult, Verdict};
 use crate::spec::bound::BoundAutomaton;
-use crate::spec::{relevance, Goal, Property, PropertyId, PropertySet};
+use crate::spec::{relevance, Goal, Property, PropertyId, PropertySet, Purpose};
 
 pub const ANALYSIS: &str = "LOOM weaving of the specification automata; per partition: reachability under explicit values and a search for concrete error paths under them, then predicate abstraction with large-block encoding and CEGAR (Z3 bit-vectors); bounded symbolic execution for label properties the predicate analysis gave up on";
 
@@ -143,6 +143,7 @@ pub fn automaton_property(b: &BoundAutomaton, automaton: usize, property: usize)
         },
         entry: None,
         origin: a.origin.clone(),
+        purpose: Purpose::Verdict,
     }
 }
 
@@ -328,8 +329,7 @@ impl LoomProperties {
                 goal,
             });
             loom.index.push(i);
-            // Only a proof serves the cut of a bug-hunting variant.
-            if matches!(&p.goal, Goal::Label(l) if l == hunting::CUT_LABEL) {
+            if p.purpose == Purpose::ProofOnly {
                 loom.proof_only
                     .insert(PropertyId(loom.properties.len() as u32 - 1));
             }
@@ -525,6 +525,7 @@ fn cut_property() -> Property {
         goal: Goal::Label(hunting::CUT_LABEL.into()),
         entry: None,
         origin: String::new(),
+        purpose: Purpose::ProofOnly,
     }
 }
 
@@ -623,5 +624,39 @@ pub fn verify_hunting_first(
         cpu: h.cpu + v.cpu,
         spent: h.spent + v.spent,
         partitions,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn open(p: &Property) -> PropertyResult {
+        PropertyResult {
+            id: p.id.clone(),
+            verdict: Verdict::Unknown,
+            reason: None,
+            relevant: true,
+            work_s: 0.0,
+            counterexample: None,
+            message: None,
+            witnesses: Vec::new(),
+            invariants: Vec::new(),
+        }
+    }
+
+    #[test]
+    fn a_property_is_proof_only_by_its_purpose_not_by_its_label() {
+        let cut = cut_property();
+        let user = Property {
+            purpose: Purpose::Verdict,
+            ..cut.clone()
+        };
+        let props = [user, cut];
+        let mut results: Vec<PropertyResult> = props.iter().map(open).collect();
+        let loom = LoomProperties::of(&props, &mut results);
+        assert_eq!(loom.properties.len(), 2);
+        assert!(!loom.proof_only.contains(PropertyId(0)));
+        assert!(loom.proof_only.contains(PropertyId(1)));
     }
 }

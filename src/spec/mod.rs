@@ -48,6 +48,22 @@ pub struct Property {
     pub entry: Option<String>,
     /// Where the property was defined (`file:line`).
     pub origin: String,
+    /// What its verdict is for.
+    #[serde(skip)]
+    pub purpose: Purpose,
+}
+
+/// What a property's verdict is for.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub enum Purpose {
+    /// A verdict for the user: TRUE, FALSE with a counterexample, or
+    /// UNKNOWN.
+    #[default]
+    Verdict,
+    /// Only a proof serves (a side condition of the analysis, such as the
+    /// cut of a bug-hunting variant): the analysis gives the property up at
+    /// its first error state instead of checking a path to it.
+    ProofOnly,
 }
 
 /// A set of properties, as a bit set over [`PropertyId`]s: cheap to copy for

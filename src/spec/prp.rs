@@ -6,7 +6,7 @@ use std::path::Path;
 
 use regex::Regex;
 
-use super::{Goal, Property};
+use super::{Goal, Property, Purpose};
 use crate::{Error, Result};
 
 /// Reads the properties of a `.prp` file.
@@ -68,6 +68,7 @@ pub fn parse(name: &str, text: &str) -> Result<Vec<Property>> {
             goal,
             entry: Some(c[1].to_string()),
             origin: format!("{name}:{}", i + 1),
+            purpose: Purpose::Verdict,
         });
     }
     if out.is_empty() {

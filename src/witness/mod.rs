@@ -513,6 +513,7 @@ mod tests {
             goal: Goal::Call("reach_error".into()),
             entry: Some("main".into()),
             origin: String::new(),
+            purpose: crate::spec::Purpose::Verdict,
         };
         assert_eq!(
             specification(&p),
