@@ -531,10 +531,12 @@ fn cut_property() -> Property {
 
 /// Verifies the bug-hunting variant of a module ([`hunting::variant`]) with
 /// a share of the time, together with the property that its cut cases are
-/// unreachable, then the module for the properties still open with the rest
-/// of the time. The variant's FALSE results are error paths of the module;
-/// its TRUE results hold for the module when the cut property is TRUE too.
-/// Without a variant (nothing to cut), verifies the module.
+/// unreachable, then the properties still open with the rest of the time.
+/// The variant's FALSE results are error paths of the module. When the cut
+/// property is TRUE, every execution of the module is one of the variant:
+/// the variant's TRUE results hold for the module, and the open properties
+/// are verified on the variant; otherwise on the module. Without a variant
+/// (nothing to cut), verifies the module.
 pub fn verify_hunting_first(
     module: Checked<'_>,
     mode: Mode,
@@ -596,8 +598,11 @@ pub fn verify_hunting_first(
             partitions: Vec::new(),
         }
     } else {
+        // With the cut unreachable, the variant has the module's executions
+        // and none of the calls it cut: the rest is verified on it.
+        let target = if exact { &variant } else { program };
         verify(
-            program,
+            target,
             bound,
             &rest,
             mode,
