@@ -572,16 +572,7 @@ pub fn verify_hunting_first(
         .into_iter()
         .filter(|r| r.id != cut_id)
         .filter(|r| r.verdict == Verdict::False || (exact && r.verdict == Verdict::True))
-        .map(|mut r| {
-            r.reason = Some(match r.verdict {
-                Verdict::False => HUNTING_FALSE.into(),
-                _ => match r.reason.take() {
-                    Some(why) => format!("{why}; {HUNTING_TRUE}"),
-                    None => HUNTING_TRUE.into(),
-                },
-            });
-            (r.id.clone(), r)
-        })
+        .map(|r| (r.id.clone(), found_on_variant(r)))
         .collect();
     let rest: Vec<Property> = props
         .iter()
@@ -609,8 +600,14 @@ pub fn verify_hunting_first(
             &limits.with_limit(remaining, rest.len()),
         )
     };
-    let mut checked: HashMap<String, PropertyResult> =
-        v.results.into_iter().map(|r| (r.id.clone(), r)).collect();
+    let mut checked: HashMap<String, PropertyResult> = v
+        .results
+        .into_iter()
+        .map(|r| match exact && r.verdict != Verdict::Unknown {
+            true => (r.id.clone(), found_on_variant(r)),
+            false => (r.id.clone(), r),
+        })
+        .collect();
     let results = props
         .iter()
         .filter_map(|p| found.remove(&p.id).or_else(|| checked.remove(&p.id)))
@@ -619,7 +616,10 @@ pub fn verify_hunting_first(
     for p in &mut partitions {
         p.bug_hunting = true;
     }
-    partitions.extend(v.partitions);
+    partitions.extend(v.partitions.into_iter().map(|mut p| {
+        p.bug_hunting = exact;
+        p
+    }));
     Verification {
         results,
         work: Work {
@@ -630,6 +630,19 @@ pub fn verify_hunting_first(
         spent: h.spent + v.spent,
         partitions,
     }
+}
+
+/// A verdict found on the bug-hunting variant (TRUE only once its cut is
+/// proved unreachable), its reason saying so.
+fn found_on_variant(mut r: PropertyResult) -> PropertyResult {
+    r.reason = Some(match r.verdict {
+        Verdict::False => HUNTING_FALSE.into(),
+        _ => match r.reason.take() {
+            Some(why) => format!("{why}; {HUNTING_TRUE}"),
+            None => HUNTING_TRUE.into(),
+        },
+    });
+    r
 }
 
 #[cfg(test)]
