@@ -649,20 +649,6 @@ fn found_on_variant(mut r: PropertyResult) -> PropertyResult {
 mod tests {
     use super::*;
 
-    fn open(p: &Property) -> PropertyResult {
-        PropertyResult {
-            id: p.id.clone(),
-            verdict: Verdict::Unknown,
-            reason: None,
-            relevant: true,
-            work_s: 0.0,
-            counterexample: None,
-            message: None,
-            witnesses: Vec::new(),
-            invariants: Vec::new(),
-        }
-    }
-
     #[test]
     fn a_property_is_proof_only_by_its_purpose_not_by_its_label() {
         let cut = cut_property();
@@ -671,7 +657,10 @@ mod tests {
             ..cut.clone()
         };
         let props = [user, cut];
-        let mut results: Vec<PropertyResult> = props.iter().map(open).collect();
+        let mut results: Vec<PropertyResult> = props
+            .iter()
+            .map(|p| PropertyResult::of(p.id.clone(), Verdict::Unknown))
+            .collect();
         let loom = LoomProperties::of(&props, &mut results);
         assert_eq!(loom.properties.len(), 2);
         assert!(!loom.proof_only.contains(PropertyId(0)));

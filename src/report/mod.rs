@@ -244,6 +244,23 @@ pub struct PropertyResult {
     pub invariants: Vec<crate::witness::correctness::LoopInvariant>,
 }
 
+impl PropertyResult {
+    /// A result of property `id` with `verdict` and nothing more known.
+    pub fn of(id: String, verdict: Verdict) -> Self {
+        PropertyResult {
+            id,
+            verdict,
+            reason: None,
+            relevant: true,
+            work_s: 0.0,
+            counterexample: None,
+            message: None,
+            witnesses: Vec::new(),
+            invariants: Vec::new(),
+        }
+    }
+}
+
 #[derive(Clone, Debug, Default, Serialize)]
 pub struct Stats {
     pub parse_s: f64,
@@ -533,17 +550,7 @@ mod tests {
             properties: verdicts
                 .iter()
                 .enumerate()
-                .map(|(i, v)| PropertyResult {
-                    id: format!("p{i}"),
-                    verdict: *v,
-                    reason: None,
-                    relevant: true,
-                    work_s: 0.0,
-                    counterexample: None,
-                    message: None,
-                    witnesses: Vec::new(),
-                    invariants: Vec::new(),
-                })
+                .map(|(i, v)| PropertyResult::of(format!("p{i}"), *v))
                 .collect(),
             stats: Stats::default(),
         }
