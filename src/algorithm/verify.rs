@@ -557,13 +557,13 @@ pub fn verify_hunting_first(
     let share = limit.mul_f64(HUNT_SHARE);
     let mut hprops = props.to_vec();
     hprops.push(cut);
-    // Results the variant does not decide get the module's run: a property
-    // alone gets the phase budget, not the share of the time its proof
-    // might take.
+    // Results the variant does not decide get the run with the rest of the
+    // time: a property alone gets the phase budget here, not the share of
+    // the time its proof might take.
     let mut hunt_limits = limits.with_limit(share, hprops.len());
     hunt_limits.config.share_unused = false;
     let h = verify(&variant, bound, &hprops, mode, &hunt_limits);
-    let exact = h
+    let cut_proved = h
         .results
         .iter()
         .any(|r| r.id == cut_id && r.verdict == Verdict::True);
@@ -571,7 +571,7 @@ pub fn verify_hunting_first(
         .results
         .into_iter()
         .filter(|r| r.id != cut_id)
-        .filter(|r| r.verdict == Verdict::False || (exact && r.verdict == Verdict::True))
+        .filter(|r| r.verdict == Verdict::False || (cut_proved && r.verdict == Verdict::True))
         .map(|r| (r.id.clone(), found_on_variant(r)))
         .collect();
     let rest: Vec<Property> = props
@@ -591,7 +591,7 @@ pub fn verify_hunting_first(
     } else {
         // With the cut unreachable, the variant has the module's executions
         // and none of the calls it cut: the rest is verified on it.
-        let target = if exact { &variant } else { program };
+        let target = if cut_proved { &variant } else { program };
         verify(
             target,
             bound,
@@ -603,10 +603,11 @@ pub fn verify_hunting_first(
     let mut checked: HashMap<String, PropertyResult> = v
         .results
         .into_iter()
-        .map(|r| match exact && r.verdict != Verdict::Unknown {
-            true => (r.id.clone(), found_on_variant(r)),
-            false => (r.id.clone(), r),
+        .map(|r| match cut_proved && r.verdict != Verdict::Unknown {
+            true => found_on_variant(r),
+            false => r,
         })
+        .map(|r| (r.id.clone(), r))
         .collect();
     let results = props
         .iter()
@@ -617,7 +618,7 @@ pub fn verify_hunting_first(
         p.bug_hunting = true;
     }
     partitions.extend(v.partitions.into_iter().map(|mut p| {
-        p.bug_hunting = exact;
+        p.bug_hunting = cut_proved;
         p
     }));
     Verification {
