@@ -20,7 +20,11 @@
 //! are re-executed with only the core's conditions (the others dropped, an
 //! over-approximation that is still infeasible). The same argument holds
 //! for them; with the full conditions as the fallback (`all_predicates`)
-//! when the focused predicates bring nothing new.
+//! when the focused predicates bring nothing new. A condition that every
+//! path of the DAG meets and that the values before it make false on their
+//! own (a lock's state set to a constant earlier on the path) is a core of
+//! one by itself; it is found by simplification, without the solver, whose
+//! check under the tracking literals costs as much as the path check.
 
 use crate::hash::{HashMap, HashSet};
 use z3::ast::{Ast, Bool, Dynamic};
@@ -77,21 +81,19 @@ pub fn candidates(
 fn needed_conditions(enc: &Encoder, p: &Program, target: &Trace) -> Option<HashSet<Key>> {
     let t0 = thread_cpu_time();
     let exec = execute(enc, p, target, None, Conditions::Tracked);
-    let solver = crate::smt::incremental_solver();
-    solver.assert(&exec.guard);
     let t_exec = thread_cpu_time() - t0;
     let literals: Vec<Bool> = exec.tracks.iter().map(|t| t.literal.clone()).collect();
-    let (mut result, mut core) = match loop_free_core(&solver, p, &exec.tracks) {
-        Some(core) => (SatResult::Unsat, Some(core)),
-        // With tracking literals Z3 may take seconds where the plain check
-        // took milliseconds; past the limit, refinement considers every
-        // condition.
-        None => minimal_core(
-            &solver,
-            crate::smt::work_limit(NEEDED_CONDITIONS_LIMIT),
-            &literals,
-        ),
+    let solver = crate::smt::incremental_solver();
+    let (mut result, mut core) = match false_on_its_own(p, &exec.tracks) {
+        Some(k) => (SatResult::Unsat, Some(vec![k])),
+        None => {
+            solver.assert(&exec.guard);
+            solver_core(&solver, p, &exec.tracks, &literals)
+        }
     };
+    // With tracking literals Z3 may take seconds where the plain check
+    // took milliseconds; past the limit, refinement considers every
+    // condition.
     if result == SatResult::Unknown {
         // The plain check found the path infeasible: checks with the
         // literals asserted may decide where assumptions did not.
@@ -118,15 +120,49 @@ fn needed_conditions(enc: &Encoder, p: &Program, target: &Trace) -> Option<HashS
     core
 }
 
+/// The first condition, not a loop's test, that every path of the DAG
+/// meets and that the values before it make false on its own (a lock's
+/// state the path set to a constant, say): a core of one literal, found
+/// by simplification without a solver.
+fn false_on_its_own(p: &Program, tracks: &[Tracked]) -> Option<usize> {
+    (0..tracks.len()).find(|&i| {
+        let t = &tracks[i];
+        t.on_every_path && !tests_loop(p, t) && simplified(&t.condition).as_bool() == Some(false)
+    })
+}
+
+/// Whether a tracked condition is a loop's test.
+fn tests_loop(p: &Program, t: &Tracked) -> bool {
+    matches!(t.step, Some(Step::Edge(e)) if tests_a_loop(p, p.edge(e).from))
+}
+
+/// An unsat core of the path in `solver` over the tracking `literals`:
+/// one without loop tests first ([`loop_free_core`]), then any.
+fn solver_core(
+    solver: &Solver,
+    p: &Program,
+    tracks: &[Tracked],
+    literals: &[Bool],
+) -> (SatResult, Option<Vec<usize>>) {
+    match loop_free_core(solver, p, tracks) {
+        Some(core) => (SatResult::Unsat, Some(core)),
+        // With tracking literals Z3 may take seconds where the plain check
+        // took milliseconds; past the limit, refinement considers every
+        // condition.
+        None => minimal_core(
+            solver,
+            crate::smt::work_limit(NEEDED_CONDITIONS_LIMIT),
+            literals,
+        ),
+    }
+}
+
 /// An unsat core (indices into `tracks`) without the conditions of loop
 /// tests ([`tests_a_loop`]), if the path has such conditions and is
 /// infeasible without them within [`LOOP_FREE_LIMIT`] work.
 fn loop_free_core(solver: &Solver, p: &Program, tracks: &[Tracked]) -> Option<Vec<usize>> {
     let kept: Vec<usize> = (0..tracks.len())
-        .filter(|&i| match tracks[i].step {
-            Some(Step::Edge(e)) => !tests_a_loop(p, p.edge(e).from),
-            _ => true,
-        })
+        .filter(|&i| !tests_loop(p, &tracks[i]))
         .collect();
     if kept.len() == tracks.len() {
         return None;
@@ -369,5 +405,87 @@ mod tests {
         assert!(speaks_of_start_only(&x.eq(BV::from_u64(1, 32))));
         assert!(!speaks_of_start_only(&x.eq(&nd)));
         assert!(!speaks_of_start_only(&Bool::from_bool(true)));
+    }
+
+    const BRANCHES: &str = "int g; int x;
+        int main(void) {
+          g = 1;
+          if (x) { if (g != 1) { x = 5; } } else { x = 3; }
+          if (g != 1) { return 1; }
+          return 0;
+        }";
+
+    /// The edges of `main` whose text is `text`, in the order of their ids.
+    fn edges(p: &Program, text: &str) -> Vec<crate::cfa::EdgeId> {
+        (0..p.edges.len())
+            .map(|i| crate::cfa::EdgeId(i as u32))
+            .filter(|&e| crate::cfa::print::op_to_string(p, &p.edge(e).op) == text)
+            .collect()
+    }
+
+    fn step(prev: &Trace, e: crate::cfa::EdgeId) -> Trace {
+        std::rc::Rc::new(TraceNode::Step {
+            prev: prev.clone(),
+            step: Step::Edge(e),
+        })
+    }
+
+    /// `g = 1`, then the two branches of `if (x)` joined by a merge, with
+    /// `inner` (one of the two tests of `g != 1`) after `[x]`, then the
+    /// `outer` test of `g != 1`: the tracks of the execution that are
+    /// false on their own, those every path takes, and the core
+    /// [`false_on_its_own`] finds.
+    fn tracked_branches(inner: bool, outer: bool) -> (Vec<usize>, Vec<usize>, Option<usize>) {
+        let p =
+            crate::frontend::parse_source("t.c", BRANCHES, &Default::default()).expect("parses");
+        let [set] = edges(&p, "g = 1;")[..] else {
+            panic!("one `g = 1`")
+        };
+        let [t_in, t_out] = edges(&p, "[g != 1]")[..] else {
+            panic!("two tests")
+        };
+        let [f_in, f_out] = edges(&p, "[!(g != 1)]")[..] else {
+            panic!("two tests")
+        };
+        let [x_set] = edges(&p, "[x]")[..] else {
+            panic!("one `[x]`")
+        };
+        let [x_unset] = edges(&p, "[!(x)]")[..] else {
+            panic!("one `[!(x)]`")
+        };
+        let [three] = edges(&p, "x = 3;")[..] else {
+            panic!("one `x = 3`")
+        };
+        let start = step(&std::rc::Rc::new(TraceNode::Start), set);
+        let a = step(&step(&start, x_set), if inner { t_in } else { f_in });
+        let b = step(&step(&start, x_unset), three);
+        let joined = std::rc::Rc::new(TraceNode::Merge { a, b });
+        let end = step(&joined, if outer { t_out } else { f_out });
+        let enc = Encoder::new(&p);
+        let exec = execute(&enc, &p, &end, None, Conditions::Tracked);
+        let false_alone = (0..exec.tracks.len())
+            .filter(|&i| simplified(&exec.tracks[i].condition).as_bool() == Some(false))
+            .collect();
+        let every = (0..exec.tracks.len())
+            .filter(|&i| exec.tracks[i].on_every_path)
+            .collect();
+        let core = false_on_its_own(&p, &exec.tracks);
+        (false_alone, every, core)
+    }
+
+    #[test]
+    fn a_condition_false_on_every_path_is_a_core_of_its_own() {
+        let (false_alone, every, core) = tracked_branches(false, true);
+        assert_eq!(false_alone.len(), 1);
+        assert!(every.contains(&false_alone[0]));
+        assert_eq!(core, Some(false_alone[0]));
+    }
+
+    #[test]
+    fn a_condition_false_on_one_side_of_a_merge_is_not() {
+        let (false_alone, every, core) = tracked_branches(true, false);
+        assert_eq!(false_alone.len(), 1);
+        assert!(!every.contains(&false_alone[0]));
+        assert_eq!(core, None);
     }
 }

@@ -134,6 +134,11 @@ pub struct Tracked {
     pub step: Option<Step>,
     /// The literal that switches the condition on.
     pub literal: Bool,
+    /// The condition itself.
+    pub condition: Bool,
+    /// Whether every path of the DAG takes the step (no merge joins a path
+    /// around it).
+    pub on_every_path: bool,
 }
 
 /// Which step conditions (assumptions, and the constraints of allocations
@@ -189,6 +194,10 @@ pub fn execute(
     let mut guards: HashMap<Key, Bool> = HashMap::default();
     let mut values: HashMap<Key, BV> = HashMap::default();
     let mut tracks: Vec<Tracked> = Vec::new();
+    // With tracked conditions: per node, the tracks every path to it takes
+    // (sorted); a merge keeps those both sides share.
+    let tracking = matches!(conditions, Conditions::Tracked);
+    let mut on_all: HashMap<Key, Rc<Vec<usize>>> = HashMap::default();
     let mut take = |states: &mut HashMap<Key, SymState>, k: Key| -> SymState {
         let c = consumers.get_mut(&k).expect("consumer counted");
         *c -= 1;
@@ -200,6 +209,7 @@ pub fn execute(
     };
     for t in &order {
         let k = key(t);
+        let tracks_before = tracks.len();
         let (st, g) = if Some(k) == from {
             (enc.initial(), Bool::from_bool(true))
         } else {
@@ -228,6 +238,8 @@ pub fn execute(
                                     key: k,
                                     step,
                                     literal: t.clone(),
+                                    condition: c.clone(),
+                                    on_every_path: false,
                                 });
                                 Some(t.implies(&c))
                             }
@@ -251,16 +263,64 @@ pub fn execute(
                 }
             }
         };
+        if tracking {
+            let own = (tracks.len() > tracks_before).then(|| tracks.len() - 1);
+            let all = on_every_path_to(t, k, from, &on_all, own);
+            on_all.insert(k, all);
+        }
         states.insert(k, st);
         guards.insert(k, g);
     }
     let end_key = key(end);
+    if let Some(all) = on_all.get(&end_key) {
+        for &i in all.iter() {
+            tracks[i].on_every_path = true;
+        }
+    }
     Execution {
         end: states.remove(&end_key).expect("end state computed"),
         guard: guards[&end_key].clone(),
         guards,
         values,
         tracks,
+    }
+}
+
+/// The tracks every path to node `t` (key `k`) takes, given those of its
+/// predecessors; `own` is the track `t` made, if any.
+fn on_every_path_to(
+    t: &Trace,
+    k: Key,
+    from: Option<Key>,
+    on_all: &HashMap<Key, Rc<Vec<usize>>>,
+    own: Option<usize>,
+) -> Rc<Vec<usize>> {
+    if Some(k) == from {
+        return Rc::default();
+    }
+    match &**t {
+        TraceNode::Start => Rc::default(),
+        TraceNode::Abstraction { prev, .. } => on_all[&key(prev)].clone(),
+        TraceNode::Step { prev, .. } | TraceNode::Woven { prev, .. } => {
+            let before = &on_all[&key(prev)];
+            match own {
+                Some(own) => {
+                    let mut v = (**before).clone();
+                    v.push(own);
+                    Rc::new(v)
+                }
+                None => before.clone(),
+            }
+        }
+        TraceNode::Merge { a, b } => {
+            let (x, y) = (&on_all[&key(a)], &on_all[&key(b)]);
+            Rc::new(
+                x.iter()
+                    .filter(|i| y.binary_search(i).is_ok())
+                    .copied()
+                    .collect(),
+            )
+        }
     }
 }
 
