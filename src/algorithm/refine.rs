@@ -91,9 +91,6 @@ fn needed_conditions(enc: &Encoder, p: &Program, target: &Trace) -> Option<HashS
             solver_core(&solver, p, &exec.tracks, &literals)
         }
     };
-    // With tracking literals Z3 may take seconds where the plain check
-    // took milliseconds; past the limit, refinement considers every
-    // condition.
     if result == SatResult::Unknown {
         // The plain check found the path infeasible: checks with the
         // literals asserted may decide where assumptions did not.
