@@ -104,8 +104,7 @@ fn wove_exactly(m: &Move, woven: &[&EdgeOp]) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::cfa::print::op_to_string;
-    use crate::cfa::EdgeId;
+    use crate::cfa::print::edges_printed;
     use crate::frontend::{parse_source, FrontendOptions};
     use crate::spec::automaton::from_text;
     use crate::spec::bound::StepKind;
@@ -130,13 +129,10 @@ mod tests {
         let mut q = b.automaton.initial;
         let mut out = Vec::new();
         for (text, weave) in ops {
-            let (id, e) = p
-                .edges
-                .iter()
-                .enumerate()
-                .find(|(_, e)| op_to_string(p, &e.op) == *text)
+            let id = *edges_printed(p, text)
+                .first()
                 .unwrap_or_else(|| panic!("no edge `{text}`"));
-            let id = EdgeId(id as u32);
+            let e = p.edge(id);
             out.push(AnalysisStep {
                 origin: StepOrigin::Cfa {
                     edge: id,

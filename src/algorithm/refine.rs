@@ -83,10 +83,10 @@ fn needed_conditions(enc: &Encoder, p: &Program, target: &Trace) -> Option<HashS
     let exec = execute(enc, p, target, None, Conditions::Tracked);
     let t_exec = thread_cpu_time() - t0;
     let literals: Vec<Bool> = exec.tracks.iter().map(|t| t.literal.clone()).collect();
-    let solver = crate::smt::incremental_solver();
     let (mut result, mut core) = match false_on_its_own(p, &exec.tracks) {
         Some(k) => (SatResult::Unsat, Some(vec![k])),
         None => {
+            let solver = crate::smt::incremental_solver();
             solver.assert(&exec.guard);
             solver_core(&solver, p, &exec.tracks, &literals)
         }
@@ -380,6 +380,7 @@ pub fn atoms_of(t: &Bool, out: &mut Vec<Bool>) {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::cfa::print::edges_printed;
     use z3::ast::BV;
 
     #[test]
@@ -412,14 +413,6 @@ mod tests {
           return 0;
         }";
 
-    /// The edges of `main` whose text is `text`, in the order of their ids.
-    fn edges(p: &Program, text: &str) -> Vec<crate::cfa::EdgeId> {
-        (0..p.edges.len())
-            .map(|i| crate::cfa::EdgeId(i as u32))
-            .filter(|&e| crate::cfa::print::op_to_string(p, &p.edge(e).op) == text)
-            .collect()
-    }
-
     fn step(prev: &Trace, e: crate::cfa::EdgeId) -> Trace {
         std::rc::Rc::new(TraceNode::Step {
             prev: prev.clone(),
@@ -435,22 +428,22 @@ mod tests {
     fn tracked_branches(inner: bool, outer: bool) -> (Vec<usize>, Vec<usize>, Option<usize>) {
         let p =
             crate::frontend::parse_source("t.c", BRANCHES, &Default::default()).expect("parses");
-        let [set] = edges(&p, "g = 1;")[..] else {
+        let [set] = edges_printed(&p, "g = 1;")[..] else {
             panic!("one `g = 1`")
         };
-        let [t_in, t_out] = edges(&p, "[g != 1]")[..] else {
+        let [t_in, t_out] = edges_printed(&p, "[g != 1]")[..] else {
             panic!("two tests")
         };
-        let [f_in, f_out] = edges(&p, "[!(g != 1)]")[..] else {
+        let [f_in, f_out] = edges_printed(&p, "[!(g != 1)]")[..] else {
             panic!("two tests")
         };
-        let [x_set] = edges(&p, "[x]")[..] else {
+        let [x_set] = edges_printed(&p, "[x]")[..] else {
             panic!("one `[x]`")
         };
-        let [x_unset] = edges(&p, "[!(x)]")[..] else {
+        let [x_unset] = edges_printed(&p, "[!(x)]")[..] else {
             panic!("one `[!(x)]`")
         };
-        let [three] = edges(&p, "x = 3;")[..] else {
+        let [three] = edges_printed(&p, "x = 3;")[..] else {
             panic!("one `x = 3`")
         };
         let start = step(&std::rc::Rc::new(TraceNode::Start), set);

@@ -603,9 +603,12 @@ pub fn verify_hunting_first(
     let mut checked: HashMap<String, PropertyResult> = v
         .results
         .into_iter()
-        .map(|r| match cut_proved && r.verdict != Verdict::Unknown {
-            true => found_on_variant(r),
-            false => r,
+        .map(|r| {
+            if cut_proved && r.verdict != Verdict::Unknown {
+                found_on_variant(r)
+            } else {
+                r
+            }
         })
         .map(|r| (r.id.clone(), r))
         .collect();

@@ -12,6 +12,16 @@ pub fn expr_to_string(p: &Program, e: &Expr) -> String {
     s
 }
 
+/// The edges whose operation's text is `text`, in the order of their ids
+/// (tests name edges by their text).
+#[cfg(test)]
+pub fn edges_printed(p: &Program, text: &str) -> Vec<crate::cfa::EdgeId> {
+    (0..p.edges.len())
+        .map(|i| crate::cfa::EdgeId(i as u32))
+        .filter(|&e| op_to_string(p, &p.edge(e).op) == text)
+        .collect()
+}
+
 /// The C text of an edge operation.
 pub fn op_to_string(p: &Program, op: &EdgeOp) -> String {
     let args = |a: &[Expr]| {

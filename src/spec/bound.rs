@@ -847,9 +847,10 @@ int main(void) {
 
     fn edge<'a>(p: &'a Program, text: &str, func: &str) -> &'a Edge {
         let f = p.func_by_name(func).unwrap();
-        p.edges
-            .iter()
-            .find(|e| p.loc(e.from).func == f && print::op_to_string(p, &e.op) == text)
+        print::edges_printed(p, text)
+            .into_iter()
+            .map(|e| p.edge(e))
+            .find(|e| p.loc(e.from).func == f)
             .unwrap_or_else(|| panic!("no edge `{text}` in {func}"))
     }
 
