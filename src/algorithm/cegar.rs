@@ -70,9 +70,10 @@ use crate::witness::invariant::CExpr;
 /// (`None`: everywhere).
 type Candidate = (Option<LocId>, Bool);
 
-/// What refinements learned for one property.
+/// What refinements learned for one property: an analysis of the same
+/// locations (the program or its bug-hunting variant) may start from it.
 #[derive(Clone, Default)]
-struct Learned {
+pub struct Learned {
     predicates: Vec<Candidate>,
     check_blocks: bool,
 }
@@ -164,6 +165,33 @@ impl<'p> CegarState<'p> {
             self.start_predicates = p.clone();
             self.predicates = p.clone();
         }
+    }
+
+    /// What the refinements of `p` learned so far.
+    pub(super) fn learned(&self, p: PropertyId) -> &Learned {
+        &self.learned[p.0 as usize]
+    }
+
+    /// Property `p` starts from what `earlier` learned besides its own:
+    /// precision changes what an analysis costs, never its verdicts.
+    pub(super) fn learn_from(&mut self, p: PropertyId, earlier: &Learned) {
+        let l = &mut self.learned[p.0 as usize];
+        l.predicates.extend(earlier.predicates.iter().cloned());
+        l.check_blocks |= earlier.check_blocks;
+    }
+
+    /// The abstractions the runs computed.
+    pub(super) fn abstractions(&self) -> &AbstractionCache {
+        &self.abstractions
+    }
+
+    /// The runs start with the abstractions in `cache` (shared with the
+    /// analysis that computed them): each is keyed by the block's formula
+    /// and the predicates, so it holds wherever the symbols mean the same
+    /// (in the program and in its bug-hunting variant, whose variables are
+    /// the program's).
+    pub(super) fn share_abstractions(&mut self, cache: &AbstractionCache) {
+        self.abstractions = cache.clone();
     }
 
     /// A new partition of `enabled`: the start predicates and what the

@@ -40,14 +40,14 @@ use std::collections::BTreeSet;
 use std::rc::Rc;
 use std::time::Duration;
 
-use crate::algorithm::cegar::CegarState;
+use crate::algorithm::cegar::{CegarState, Learned};
 use crate::algorithm::invariants;
 use crate::algorithm::reachability::{self, Limits};
 use crate::algorithm::sdc::{self, Budget, Clock, Monitor};
 use crate::algorithm::value_search::{self, Rounds, SearchBudget};
 use crate::cfa::{LocId, Program};
 use crate::cpa::loom::LoomProperty;
-use crate::cpa::predicate::abstraction::PredicateScope;
+use crate::cpa::predicate::abstraction::{AbstractionCache, PredicateScope};
 use crate::cpa::value::Values;
 use crate::hash::HashMap;
 use crate::report::Counterexample;
@@ -243,6 +243,18 @@ impl ExplicitMemory {
     }
 }
 
+/// What an analysis learned that a later analysis of the same locations
+/// (the program, or its bug-hunting variant, whose locations and variables
+/// are the program's) starts from, instead of learning it again: per
+/// property name, the predicates its refinements found and where; and the
+/// abstractions computed. Precision decides what an analysis costs, never
+/// what it proves, and an abstraction is keyed by its block's formula.
+#[derive(Clone, Default)]
+pub struct Progress {
+    learned: HashMap<String, Learned>,
+    abstractions: Option<AbstractionCache>,
+}
+
 pub struct LoomAnalysis<'p> {
     pub(super) program: &'p Program,
     pub(super) automata: &'p [BoundAutomaton],
@@ -290,6 +302,31 @@ impl<'p> LoomAnalysis<'p> {
             ldv_infeasible: PropertySet::new(),
             work: Work::default(),
             invariants: HashMap::default(),
+        }
+    }
+
+    /// What this analysis learned that a later one of the same locations
+    /// may start from ([`Progress`]).
+    pub fn progress(&self) -> Progress {
+        Progress {
+            learned: (self.names.iter().enumerate())
+                .map(|(i, n)| (n.clone(), self.cegar.learned(PropertyId(i as u32)).clone()))
+                .collect(),
+            abstractions: Some(self.cegar.abstractions().clone()),
+        }
+    }
+
+    /// Starts from what an earlier analysis of the same locations learned:
+    /// each property from what the earlier one's of the same name learned,
+    /// and the runs from its abstractions.
+    pub fn resume_from(&mut self, earlier: &Progress) {
+        for (i, n) in self.names.iter().enumerate() {
+            if let Some(l) = earlier.learned.get(n) {
+                self.cegar.learn_from(PropertyId(i as u32), l);
+            }
+        }
+        if let Some(cache) = &earlier.abstractions {
+            self.cegar.share_abstractions(cache);
         }
     }
 

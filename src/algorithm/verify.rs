@@ -15,7 +15,7 @@ use std::time::Duration;
 
 use crate::hash::HashMap;
 
-use crate::algorithm::loom_analysis::{LoomAnalysis, LoomOptions, Work};
+use crate::algorithm::loom_analysis::{LoomAnalysis, LoomOptions, Progress, Work};
 use crate::algorithm::sdc::{
     self, thread_cpu_time, Outcome, RefinementRule, Strategy, StrategyConfig, UnknownReason,
     WorkClock,
@@ -164,6 +164,19 @@ pub fn verify(
     mode: Mode,
     limits: &VerifySettings,
 ) -> Verification {
+    verify_from(program, automata, props, mode, limits, &Progress::default()).0
+}
+
+/// [`verify`], the analysis starting from what an earlier one of the same
+/// locations learned; with what this one learned.
+fn verify_from(
+    program: &Program,
+    automata: &[BoundAutomaton],
+    props: &[Property],
+    mode: Mode,
+    limits: &VerifySettings,
+    earlier: &Progress,
+) -> (Verification, Progress) {
     let t0 = thread_cpu_time();
     let w0 = crate::smt::work::now();
     let mut results = initial_results(program, automata, props);
@@ -185,6 +198,7 @@ pub fn verify(
         loom.names.clone(),
         options,
     );
+    analysis.resume_from(earlier);
     let clock = WorkClock;
     let sdc_result = match mode {
         Mode::Baseline => sdc::baseline(&mut analysis, &ids, limits.work, &clock),
@@ -231,13 +245,14 @@ pub fn verify(
         &mut work,
         left,
     );
-    Verification {
+    let verification = Verification {
         results,
         work,
         cpu: thread_cpu_time().saturating_sub(t0),
         spent: crate::smt::work::now().saturating_sub(w0),
         partitions,
-    }
+    };
+    (verification, analysis.progress())
 }
 
 /// What the SDC loop returns for the LOOM properties.
@@ -531,7 +546,8 @@ fn cut_property() -> Property {
 
 /// Verifies the bug-hunting variant of a module ([`hunting::variant`]) with
 /// a share of the time, together with the property that its cut cases are
-/// unreachable, then the properties still open with the rest of the time.
+/// unreachable, then the properties still open with the rest of the time,
+/// from the predicates and abstractions the variant's analysis found.
 /// The variant's FALSE results are error paths of the module. When the cut
 /// property is TRUE, every execution of the module is one of the variant:
 /// the variant's TRUE results hold for the module, and the open properties
@@ -562,7 +578,14 @@ pub fn verify_hunting_first(
     // the time its proof might take.
     let mut hunt_limits = limits.with_limit(share, hprops.len());
     hunt_limits.config.share_unused = false;
-    let h = verify(&variant, bound, &hprops, mode, &hunt_limits);
+    let (h, learned) = verify_from(
+        &variant,
+        bound,
+        &hprops,
+        mode,
+        &hunt_limits,
+        &Progress::default(),
+    );
     let cut_proved = h
         .results
         .iter()
@@ -591,14 +614,11 @@ pub fn verify_hunting_first(
     } else {
         // With the cut unreachable, the variant has the module's executions
         // and none of the calls it cut: the rest is verified on it.
+        // It starts from what the variant's analysis learned: the
+        // variant's locations and variables are the module's.
         let target = if cut_proved { &variant } else { program };
-        verify(
-            target,
-            bound,
-            &rest,
-            mode,
-            &limits.with_limit(remaining, rest.len()),
-        )
+        let rest_limits = limits.with_limit(remaining, rest.len());
+        verify_from(target, bound, &rest, mode, &rest_limits, &learned).0
     };
     let mut checked: HashMap<String, PropertyResult> = v
         .results
@@ -669,5 +689,46 @@ mod tests {
         assert_eq!(loom.properties.len(), 2);
         assert!(!loom.proof_only.contains(PropertyId(0)));
         assert!(loom.proof_only.contains(PropertyId(1)));
+    }
+
+    /// `x == y` holds at the loop head: the explicit values do not know
+    /// it, refinement must find it.
+    const EQUAL_STEPS: &str = "int nondet(void);
+        int main(void) {
+          int x = nondet(); int y = x;
+          while (nondet()) { x = x + 1; y = y + 1; }
+          if (x != y) { ERROR: return 1; }
+          return 0;
+        }";
+
+    #[test]
+    fn an_analysis_resumed_from_an_earlier_ones_progress_needs_no_refinement_it_made() {
+        let program =
+            crate::frontend::parse_source("t.c", EQUAL_STEPS, &Default::default()).expect("parses");
+        let props = [Property {
+            id: "label:ERROR".into(),
+            description: String::new(),
+            goal: Goal::Label("ERROR".into()),
+            entry: None,
+            origin: String::new(),
+            purpose: Purpose::Verdict,
+        }];
+        let limits = VerifySettings::new(
+            Some(Duration::from_secs(20)),
+            1,
+            None,
+            RefinementRule::default(),
+            PredicateScope::default(),
+        );
+        let mode = Mode::Sdc(Strategy::S0);
+        let run = |earlier: &Progress| verify_from(&program, &[], &props, mode, &limits, earlier);
+        let refinements =
+            |v: &Verification| v.partitions.iter().map(|p| p.refinements).sum::<u64>();
+        let (first, progress) = run(&Progress::default());
+        assert_eq!(first.results[0].verdict, Verdict::True);
+        assert!(refinements(&first) > 0);
+        let (resumed, _) = run(&progress);
+        assert_eq!(resumed.results[0].verdict, Verdict::True);
+        assert_eq!(refinements(&resumed), 0);
     }
 }
