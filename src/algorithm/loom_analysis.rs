@@ -28,7 +28,9 @@
 //! refinements found, the abstractions computed (unless partitions stand
 //! alone, as `baseline`'s do), the partitions whose exploration hit the
 //! state limit, and a run that ran out of budget, which a next partition
-//! of exactly its open properties resumes.
+//! of exactly its open properties resumes. A later analysis of the same
+//! locations (the module after its bug-hunting variant) starts from the
+//! predicates and abstractions an earlier one found ([`Progress`]).
 //!
 //! TRUE needs a fixed point in which every step over-approximated the
 //! program; otherwise the open properties are given up with the reason.
