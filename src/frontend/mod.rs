@@ -13,8 +13,9 @@
 //! - `va_arg` and `__builtin_va_*` give `Expr::Nondet` / `Havoc`;
 //! - inline assembly havocs its output operands, except the x86 templates of
 //!   the kernel's atomic and bit operations (`lock; incl %0`,
-//!   `subl %2,%0; sete %1`, `xaddl`, `bts %2,%1; sbb %0,%0`, ...), which
-//!   become exact assignments to their operands, and compiler barriers
+//!   `subl %2,%0; sete %1`, `xaddl`, `bts %2,%1; sbb %0,%0`, ...) and byte
+//!   swaps (`bswapl %0`, `bswapq %0`), which become exact assignments to
+//!   their operands, and compiler barriers
 //!   (empty templates without outputs), which do nothing (`lower/asm.rs`);
 //! - globals are zero-initialised in the start function; aggregates with more
 //!   than 256 scalar leaves get only their explicit

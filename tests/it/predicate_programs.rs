@@ -145,6 +145,11 @@ fn kernel_atomic_operations_in_inline_assembly_are_exact() {
     assert_eq!(r.verdict, Verdict::False, "{:?}", r.reason);
     let cex = r.counterexample.expect("a counterexample");
     assert!(cex.assumptions.is_empty(), "{:?}", cex.assumptions);
+    // `bswapl` and `bswapq` (`__arch_swab32`, `__arch_swab64`).
+    let r = cegar("byteswap_asm_false.c");
+    assert_eq!(r.verdict, Verdict::False, "{:?}", r.reason);
+    let cex = r.counterexample.expect("a counterexample");
+    assert!(cex.assumptions.is_empty(), "{:?}", cex.assumptions);
 }
 
 #[test]

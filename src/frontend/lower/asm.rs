@@ -1,8 +1,10 @@
 //! x86 inline-assembly templates whose effect on C state is known exactly:
 //! the read-modify-write instructions of the kernel's atomic operations
 //! (`lock; incl %0`, `lock; subl %2,%0; sete %1`, `lock; xaddl %0, %1`,
-//! `lock; orb %1,%0`, ...) and compiler barriers (an empty template without
-//! outputs). Lowering turns a recognised template into assignments to its
+//! `lock; orb %1,%0`, ...), the byte swap of the kernel's `__arch_swab32`
+//! and `__arch_swab64` (`bswapl %0`, `bswapq %0`, behind every
+//! `be32_to_cpu` and `cpu_to_be64`) and compiler barriers (an empty
+//! template without outputs). Lowering turns a recognised template into assignments to its
 //! operands; any other template stays a havoc of its outputs.
 //!
 //! Templates are AT&T syntax (`op src, dst`); an instruction's size suffix
@@ -61,6 +63,8 @@ pub(super) enum Insn {
     /// `sbb dst, dst`: -1 if the last bit instruction found its bit set,
     /// else 0.
     BorrowMask { dst: usize },
+    /// `bswap dst`: the bytes of the `bits`-wide `dst` in reverse order.
+    ByteSwap { dst: usize, bits: u32 },
 }
 
 /// What a bit instruction does to the bit after testing it.
@@ -88,6 +92,7 @@ impl Insn {
             Insn::Set { dst, .. } => (vec![dst], Some(8)),
             Insn::Bit { base, .. } => (vec![base], None),
             Insn::BorrowMask { dst } => (vec![dst], None),
+            Insn::ByteSwap { dst, bits } => (vec![dst], Some(bits)),
         }
     }
 
@@ -95,9 +100,10 @@ impl Insn {
     pub(super) fn written(&self) -> Vec<usize> {
         match *self {
             Insn::ExchangeAdd { src, dst, .. } => vec![src, dst],
-            Insn::Update { dst, .. } | Insn::Set { dst, .. } | Insn::BorrowMask { dst } => {
-                vec![dst]
-            }
+            Insn::Update { dst, .. }
+            | Insn::Set { dst, .. }
+            | Insn::BorrowMask { dst }
+            | Insn::ByteSwap { dst, .. } => vec![dst],
             Insn::Bit {
                 op: BitOp::Test, ..
             } => Vec::new(),
@@ -114,6 +120,7 @@ impl Insn {
         match *self {
             Insn::Update { dst, src: s, .. } => std::iter::once(dst).chain(src(s)).collect(),
             Insn::ExchangeAdd { src, dst, .. } => vec![src, dst],
+            Insn::ByteSwap { dst, .. } => vec![dst],
             Insn::Bit { base, bit, .. } => std::iter::once(base).chain(src(bit)).collect(),
             Insn::Set { .. } | Insn::BorrowMask { .. } => Vec::new(),
         }
@@ -310,8 +317,38 @@ impl<'a> Lowerer<'a> {
                     let v = self.binary(BinaryOp::Sub, zero, bit);
                     self.assign(outs[dst].clone(), v, pos);
                 }
+                Insn::ByteSwap { dst, bits } => {
+                    let v = self.byte_swap(outs[dst].clone(), bits);
+                    self.assign(outs[dst].clone(), v, pos);
+                }
             }
         }
+    }
+
+    /// The bytes of the `bits`-wide `x` in reverse order: byte `i` of `x`,
+    /// shifted to byte `n - 1 - i`, for each of its `n` bytes (unsigned,
+    /// so that no shift brings in a sign).
+    fn byte_swap(&mut self, x: Expr, bits: u32) -> Expr {
+        let kind = if bits == 64 {
+            IntKind::ULong
+        } else {
+            IntKind::UInt
+        };
+        let ty = self.p.types.int(kind);
+        let x = self.convert(x, ty);
+        let bytes = bits / 8;
+        let mut swapped: Option<Expr> = None;
+        for i in 0..bytes {
+            let shifted = self.binary(BinaryOp::Shr, x.clone(), Expr::int(i128::from(8 * i), ty));
+            let byte = self.binary(BinaryOp::BitAnd, shifted, Expr::int(0xff, ty));
+            let to = Expr::int(i128::from(8 * (bytes - 1 - i)), ty);
+            let placed = self.binary(BinaryOp::Shl, byte, to);
+            swapped = Some(match swapped {
+                None => placed,
+                Some(acc) => self.binary(BinaryOp::BitOr, acc, placed),
+            });
+        }
+        swapped.expect("a byte swap has bytes")
     }
 
     /// The value `setCC` stores: 1 if `flag` holds for `result`, else 0.
@@ -538,6 +575,10 @@ pub(super) fn recognise(template: &str, operands: usize) -> Option<Vec<Insn>> {
                 dst: operand(dst)?,
                 bits,
             },
+            ("bswap", [dst]) if bits >= 32 => Insn::ByteSwap {
+                dst: operand(dst)?,
+                bits,
+            },
             _ => return None,
         };
         flags_of = match &insn {
@@ -569,7 +610,7 @@ fn split_suffix(mnemonic: &str) -> Option<(&str, u32)> {
     };
     matches!(
         base,
-        "inc" | "dec" | "add" | "sub" | "and" | "or" | "xor" | "xadd"
+        "inc" | "dec" | "add" | "sub" | "and" | "or" | "xor" | "xadd" | "bswap"
     )
     .then_some((base, bits))
 }
@@ -657,6 +698,12 @@ mod tests {
             ]
         );
         assert_eq!(recognise("addq $-1, %0", 1).unwrap().len(), 1);
+        assert_eq!(
+            recognise("bswapq %0", 1).unwrap(),
+            vec![Insn::ByteSwap { dst: 0, bits: 64 }]
+        );
+        // No 16-bit byte swap on x86 (its result is undefined).
+        assert_eq!(recognise("bswapw %0", 1), None);
     }
 
     #[test]
