@@ -45,7 +45,7 @@ use z3::ast::Bool;
 use crate::algorithm::cpa_algorithm::{run, Outcome, Reached, WaitlistOrder};
 use crate::algorithm::invariants;
 use crate::algorithm::loom_analysis::{LoomAnalysis, LoomOptions, PROOF_ONLY_REACHED};
-use crate::algorithm::path_check::{check_path, PathCheck};
+use crate::algorithm::path_check::{check_path, describe, PathCheck};
 use crate::algorithm::refine::all_predicates;
 use crate::algorithm::sdc::{self, Budget, Clock, Monitor, Strategy, StrategyConfig, WorkClock};
 use crate::cfa::{LocId, Program};
@@ -57,6 +57,7 @@ use crate::cpa::predicate::abstraction::{
 use crate::cpa::predicate::trace::Trace;
 use crate::cpa::predicate::{PredState, PredicateCpa};
 use crate::cpa::Cpa;
+use crate::cpa::Transition;
 use crate::hash::HashMap;
 use crate::report::{Counterexample, Verdict};
 use crate::smt::work::Deadline;
@@ -404,6 +405,7 @@ impl<'p> LoomAnalysis<'p> {
         let mut report = Report::default();
         let run = self.cegar.run.as_ref().expect("a run at its fixed point");
         let unsound = run.cpa.data.unsound.get();
+        let first_unsound = run.cpa.data.first_unsound.get();
         if self.options.invariants && !unsound && !self.options.under_ldv_assumptions {
             let found = loop_head_invariants(self.program, &run.reached);
             self.keep_invariants(self.open().iter(), found);
@@ -417,8 +419,13 @@ impl<'p> LoomAnalysis<'p> {
                 ));
             }
         } else if unsound {
+            let first = first_unsound.and_then(|id| {
+                let edge = self.program.edge(id);
+                describe(self.program, &Transition::Edge { id, edge })
+            });
+            let why = unsound_reason(first);
             for p in self.open().iter() {
-                report.given_up.push((p, "no error state reached, but the analysis used a step that is not an over-approximation (a recursive call reaching what a property observes, an array parameter, or a write or aggregate copy without a known address)".into()));
+                report.given_up.push((p, why.clone()));
             }
         }
         self.partition.finished = true;
@@ -811,6 +818,13 @@ fn loop_head_invariants(program: &Program, reached: &PredReached) -> Vec<LoopInv
         })
         .collect::<Vec<_>>();
     invariants::collect(program, states.into_iter())
+}
+
+/// Why a fixed point reached after a step that is not an
+/// over-approximation proves nothing; `first`: that step, described.
+fn unsound_reason(first: Option<String>) -> String {
+    let at = first.map(|s| format!(" (first: {s})")).unwrap_or_default();
+    format!("no error state reached, but the analysis used a step that is not an over-approximation{at}: a recursive call reaching what a property observes, an array parameter, or a write or aggregate copy without a known address")
 }
 
 /// Adds each candidate predicate where it was found; whether any is new.

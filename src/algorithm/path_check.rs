@@ -509,7 +509,7 @@ fn literal_imprecision(at: Option<String>) -> PathCheck {
 }
 
 /// A step as `file:line: operation`, if it has a position.
-fn describe(p: &Program, t: &Transition) -> Option<String> {
+pub(super) fn describe(p: &Program, t: &Transition) -> Option<String> {
     CexStep::of(p, t, None, None).map(|s| format!("{}:{}: {}", s.file, s.line, s.op))
 }
 

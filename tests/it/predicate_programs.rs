@@ -314,3 +314,14 @@ fn refinement_prefers_a_reason_that_does_not_count_a_loop() {
     // also does, would take a refinement per iteration.
     assert!(r.stats.refinements <= 2, "{:?}", r.stats);
 }
+
+#[test]
+fn an_unknown_after_a_step_that_is_no_over_approximation_names_the_step() {
+    let r = cegar("recursion_observed_unknown.c");
+    assert_eq!(r.verdict, Verdict::Unknown);
+    let why = r.reason.unwrap_or_default();
+    assert!(
+        why.contains("recursion_observed_unknown.c:8: ") && why.contains("walk("),
+        "{why}"
+    );
+}

@@ -38,7 +38,7 @@ use z3::ast::{Ast, Bool, Dynamic};
 use self::abstraction::{Abstractor, Predicates, Region};
 use self::trace::{Trace, TraceNode};
 use super::{Cpa, Transition};
-use crate::cfa::{LocId, Program};
+use crate::cfa::{EdgeId, LocId, Program};
 use crate::cpa::Step;
 use crate::smt::step::{apply, merge};
 use crate::smt::work::Deadline;
@@ -137,6 +137,9 @@ pub struct PredicateCpa<'p> {
     derived: RefCell<crate::hash::HashMap<(u64, Step), u64>>,
     /// A step that is not an over-approximation was taken.
     pub unsound: Cell<bool>,
+    /// The CFA edge of the first such step (a call's for entering or
+    /// leaving a function), unless it was an automaton's.
+    pub first_unsound: Cell<Option<EdgeId>>,
 }
 
 impl<'p> PredicateCpa<'p> {
@@ -177,6 +180,7 @@ impl<'p> PredicateCpa<'p> {
             next_id: Cell::new(0),
             derived: RefCell::default(),
             unsound: Cell::new(false),
+            first_unsound: Cell::new(None),
         }
     }
 
@@ -288,8 +292,9 @@ impl<'p> Cpa for PredicateCpa<'p> {
     fn transfer(&self, s: &PredState, step: &Transition, _prec: &Precision) -> Vec<PredState> {
         let mut sym = s.sym.clone();
         let c = apply(&self.enc, &mut sym, step, self.program).constraint;
-        if !sym.sound {
-            self.unsound.set(true);
+        if !sym.sound && !self.unsound.replace(true) {
+            let at = crate::cpa::weave::cfa_step(self.program.entry_func, step);
+            self.first_unsound.set(at.map(|(edge, _)| edge));
         }
         let guard = match c.map(|c| crate::smt::interrupt::simplified(&c)) {
             Some(c) => match c.as_bool() {
