@@ -4,8 +4,9 @@
 //! `lock; orb %1,%0`, ...), the byte swap of the kernel's `__arch_swab32`
 //! and `__arch_swab64` (`bswapl %0`, `bswapq %0`, behind every
 //! `be32_to_cpu` and `cpu_to_be64`) and compiler barriers (an empty
-//! template without outputs). Lowering turns a recognised template into assignments to its
-//! operands; any other template stays a havoc of its outputs.
+//! template without outputs). Lowering turns a recognised template into
+//! assignments to its operands; any other template stays a havoc of its
+//! outputs.
 //!
 //! Templates are AT&T syntax (`op src, dst`); an instruction's size suffix
 //! (`b`, `w`, `l`, `q`) must match the width of the operands it touches,
