@@ -168,11 +168,6 @@ impl<'p> CegarState<'p> {
         }
     }
 
-    /// What the refinements of `p` learned so far.
-    pub(super) fn learned(&self, p: PropertyId) -> &Learned {
-        &self.learned[p.0 as usize]
-    }
-
     /// Property `p` starts from what `earlier` learned besides its own:
     /// precision changes what an analysis costs, never its verdicts.
     pub(super) fn learn_from(&mut self, p: PropertyId, earlier: &Learned) {
@@ -181,9 +176,10 @@ impl<'p> CegarState<'p> {
         l.check_blocks |= earlier.check_blocks;
     }
 
-    /// The abstractions the runs computed.
-    pub(super) fn abstractions(&self) -> &AbstractionCache {
-        &self.abstractions
+    /// What each property's refinements learned (by property id), and the
+    /// abstractions the runs computed.
+    pub(super) fn into_learned(self) -> (Vec<Learned>, AbstractionCache) {
+        (self.learned, self.abstractions)
     }
 
     /// The runs start with the abstractions in `cache` (shared with the

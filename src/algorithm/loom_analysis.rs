@@ -254,7 +254,7 @@ impl ExplicitMemory {
 #[derive(Clone, Default)]
 pub struct Progress {
     learned: HashMap<String, Learned>,
-    abstractions: Option<AbstractionCache>,
+    abstractions: AbstractionCache,
 }
 
 pub struct LoomAnalysis<'p> {
@@ -308,13 +308,12 @@ impl<'p> LoomAnalysis<'p> {
     }
 
     /// What this analysis learned that a later one of the same locations
-    /// may start from ([`Progress`]).
-    pub fn progress(&self) -> Progress {
+    /// may start from ([`Progress`]), moved out of it.
+    pub fn into_progress(self) -> Progress {
+        let (learned, abstractions) = self.cegar.into_learned();
         Progress {
-            learned: (self.names.iter().enumerate())
-                .map(|(i, n)| (n.clone(), self.cegar.learned(PropertyId(i as u32)).clone()))
-                .collect(),
-            abstractions: Some(self.cegar.abstractions().clone()),
+            learned: self.names.into_iter().zip(learned).collect(),
+            abstractions,
         }
     }
 
@@ -327,9 +326,7 @@ impl<'p> LoomAnalysis<'p> {
                 self.cegar.learn_from(PropertyId(i as u32), l);
             }
         }
-        if let Some(cache) = &earlier.abstractions {
-            self.cegar.share_abstractions(cache);
-        }
+        self.cegar.share_abstractions(&earlier.abstractions);
     }
 
     /// The invariants at loop heads of the fixed point that proved `p`

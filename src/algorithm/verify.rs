@@ -252,7 +252,7 @@ fn verify_from(
         spent: crate::smt::work::now().saturating_sub(w0),
         partitions,
     };
-    (verification, analysis.progress())
+    (verification, analysis.into_progress())
 }
 
 /// What the SDC loop returns for the LOOM properties.
@@ -578,7 +578,7 @@ pub fn verify_hunting_first(
     // the time its proof might take.
     let mut hunt_limits = limits.with_limit(share, hprops.len());
     hunt_limits.config.share_unused = false;
-    let (h, learned) = verify_from(
+    let (h, progress) = verify_from(
         &variant,
         bound,
         &hprops,
@@ -618,7 +618,7 @@ pub fn verify_hunting_first(
         // variant's locations and variables are the module's.
         let target = if cut_proved { &variant } else { program };
         let rest_limits = limits.with_limit(remaining, rest.len());
-        verify_from(target, bound, &rest, mode, &rest_limits, &learned).0
+        verify_from(target, bound, &rest, mode, &rest_limits, &progress).0
     };
     let mut checked: HashMap<String, PropertyResult> = v
         .results
