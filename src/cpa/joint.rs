@@ -26,7 +26,7 @@
 //! one value in a state). The others are decided by Z3. Answers are cached
 //! per set of operations and, for Z3's, per set of literals.
 
-use std::cell::RefCell;
+use std::cell::{OnceCell, RefCell};
 use std::rc::Rc;
 
 use crate::cfa::{EdgeOp, Program};
@@ -58,6 +58,9 @@ pub struct JointMoves<'p> {
     /// Solver answers by the literals (in a canonical order): sets of
     /// assumes of other automaton states often have the same literals.
     decided: RefCell<HashMap<Vec<(Expr, bool)>, bool>>,
+    /// The solver of every query, each in a scope of its own: setting up a
+    /// fresh solver costs more than the small queries here.
+    solver: OnceCell<z3::Solver>,
 }
 
 /// An assume and the program variables it reads.
@@ -75,6 +78,7 @@ impl<'p> JointMoves<'p> {
             reads: RefCell::new(HashMap::default()),
             answers: RefCell::new(HashMap::default()),
             decided: RefCell::new(HashMap::default()),
+            solver: OnceCell::new(),
         }
     }
 
@@ -169,6 +173,10 @@ impl<'p> JointMoves<'p> {
     /// automaton's variables are its own, so it constrains no other
     /// automaton's assumes (fewer literals can only make the answer
     /// `true`).
+    ///
+    /// A disequality is the negated equality (`p != 0` assumed true is
+    /// `p == 0` assumed false), so that the two spellings of one condition
+    /// are one literal.
     fn literals(&self, cond: &Expr, truth: bool, out: &mut Vec<(Expr, bool)>) {
         match (&cond.kind, truth) {
             (ExprKind::Unary(UnaryOp::LogNot, e), _) => self.literals(e, !truth, out),
@@ -178,6 +186,10 @@ impl<'p> JointMoves<'p> {
                 self.literals(b, truth, out);
             }
             _ if self.of_automaton_alone(cond) => {}
+            (ExprKind::Binary(BinaryOp::Ne, a, b), _) => {
+                let eq = ExprKind::Binary(BinaryOp::Eq, a.clone(), b.clone());
+                out.push((Expr::new(eq, cond.ty), !truth));
+            }
             _ => out.push((cond.clone(), truth)),
         }
     }
@@ -202,13 +214,19 @@ impl<'p> JointMoves<'p> {
     /// Decides a combination the syntactic check leaves open.
     fn decide(&self, assumes: &[(Expr, bool)]) -> bool {
         let mut st = self.enc.initial();
-        let solver = z3::Solver::new();
-        solver.set_params(&crate::smt::work_limit(QUERY_WORK));
+        let solver = self.solver.get_or_init(|| {
+            let s = z3::Solver::new();
+            s.set_params(&crate::smt::work_limit(QUERY_WORK));
+            s
+        });
+        crate::smt::work::push(solver);
         for (cond, truth) in assumes {
             let c = self.enc.cond(&mut st, cond);
             solver.assert(if *truth { c } else { c.not() });
         }
-        solver.check() != z3::SatResult::Unsat
+        let r = crate::smt::interrupt::checking(|| solver.check());
+        solver.pop(1);
+        r != z3::SatResult::Unsat
     }
 }
 
@@ -293,6 +311,20 @@ mod tests {
             j.consistent(&[woven(and, false)], &[assume(&p, "q > 1", true)]),
             "a false conjunction leaves each conjunct open"
         );
+    }
+
+    #[test]
+    fn a_disequality_and_its_equality_are_one_condition_decided_without_a_solver() {
+        let p = parse_source("t.c", SRC, &FrontendOptions::default()).unwrap();
+        let j = JointMoves::new(&p);
+        let ne = condition(&p, "p != 0");
+        let ExprKind::Binary(_, a, b) = &ne.kind else {
+            unreachable!("p != 0")
+        };
+        let eq = Expr::new(ExprKind::Binary(BinaryOp::Eq, a.clone(), b.clone()), ne.ty);
+        assert!(!j.consistent(&[woven(eq.clone(), true)], &[woven(ne.clone(), true)]));
+        assert!(j.consistent(&[woven(eq, false)], &[woven(ne, true)]));
+        assert!(j.solver.get().is_none(), "no solver was set up");
     }
 
     #[test]
