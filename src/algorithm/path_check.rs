@@ -374,6 +374,11 @@ struct RecordedExecution {
 /// The solver of one exact check and what was asserted on it.
 struct PathSolver {
     solver: Solver,
+    /// The check's deadline: each of the solver's checks may do the work
+    /// it leaves then ([`PathSolver::check`]), so that the rounds of one
+    /// check (separations, restricted reads) end with its budget.
+    deadline: Deadline,
+    limit: crate::smt::QueryLimit,
     /// Every assertion, for the havoc check: the steps' conditions, then
     /// the separations of accesses.
     conditions: Vec<Bool>,
@@ -386,11 +391,28 @@ struct PathSolver {
 impl PathSolver {
     fn new(deadline: Deadline) -> Self {
         PathSolver {
-            solver: crate::smt::solver_until(deadline),
+            solver: Solver::new(),
+            deadline,
+            limit: crate::smt::QueryLimit::default(),
             conditions: Vec::new(),
             condition_steps: Vec::new(),
             side_conditions: false,
         }
+    }
+
+    /// Checks the assertions under `assumed`, within the work the deadline
+    /// leaves now (rounded up as [`crate::smt::QueryLimit`] rounds).
+    fn check(&self, assumed: &[Bool]) -> SatResult {
+        if let Some(left) = self.deadline.left() {
+            self.limit.apply_units(&self.solver, left);
+        }
+        crate::smt::interrupt::checking(|| {
+            if assumed.is_empty() {
+                self.solver.check()
+            } else {
+                self.solver.check_assumptions(assumed)
+            }
+        })
     }
 
     /// Asserts a condition of step `step`.
@@ -654,13 +676,7 @@ fn find_model(
     loop {
         let t0 = thread_cpu_time();
         let assumed = restrictions.assumed();
-        let r = crate::smt::interrupt::checking(|| {
-            if assumed.is_empty() {
-                ps.solver.check()
-            } else {
-                ps.solver.check_assumptions(&assumed)
-            }
-        });
+        let r = ps.check(&assumed);
         if tracing() {
             eprintln!(
                 "exact path: {} steps, {} conditions, {separations} separations, {} of {} deferred reads restricted: {r:?} in {:.2}s",
