@@ -374,12 +374,6 @@ struct RecordedExecution {
 /// The solver of one exact check and what was asserted on it.
 struct PathSolver {
     solver: Solver,
-    /// The check's deadline: each of the solver's checks may do the work
-    /// it leaves then ([`PathSolver::check`]), so that the rounds of one
-    /// check (separations, restricted reads) end with its budget.
-    deadline: Deadline,
-    /// The resource limit last given to the solver (none: unlimited).
-    limit: std::cell::Cell<Option<u64>>,
     /// Every assertion, for the havoc check: the steps' conditions, then
     /// the separations of accesses.
     conditions: Vec<Bool>,
@@ -393,32 +387,10 @@ impl PathSolver {
     fn new(deadline: Deadline) -> Self {
         PathSolver {
             solver: crate::smt::solver_until(deadline),
-            deadline,
-            limit: std::cell::Cell::new(deadline.left()),
             conditions: Vec::new(),
             condition_steps: Vec::new(),
             side_conditions: false,
         }
-    }
-
-    /// Checks the assertions under `assumed`, within the work the deadline
-    /// leaves now. The solver's limit is lowered to that once it is a step
-    /// ([`LIMIT_STEP`]) below the limit it has: setting parameters
-    /// reconfigures the solver, so a check may overrun by up to a step.
-    fn check(&self, assumed: &[Bool]) -> SatResult {
-        if let (Some(set), Some(left)) = (self.limit.get(), self.deadline.left()) {
-            if set.saturating_sub(left) >= LIMIT_STEP {
-                self.solver.set_params(&crate::smt::work_limit(left));
-                self.limit.set(Some(left));
-            }
-        }
-        crate::smt::interrupt::checking(|| {
-            if assumed.is_empty() {
-                self.solver.check()
-            } else {
-                self.solver.check_assumptions(assumed)
-            }
-        })
     }
 
     /// Asserts a condition of step `step`.
@@ -682,7 +654,13 @@ fn find_model(
     loop {
         let t0 = thread_cpu_time();
         let assumed = restrictions.assumed();
-        let r = ps.check(&assumed);
+        let r = crate::smt::interrupt::checking(|| {
+            if assumed.is_empty() {
+                ps.solver.check()
+            } else {
+                ps.solver.check_assumptions(&assumed)
+            }
+        });
         if tracing() {
             eprintln!(
                 "exact path: {} steps, {} conditions, {separations} separations, {} of {} deferred reads restricted: {r:?} in {:.2}s",
@@ -951,10 +929,6 @@ fn defers_reads(enc: &Encoder) -> bool {
 /// reads it is unsatisfiable with before it goes on with lemmas alone.
 const MAX_RELAXATIONS: usize = 16;
 
-/// How far the work an exact check's deadline leaves may fall below its
-/// solver's limit before the limit is lowered ([`PathSolver::check`]).
-const LIMIT_STEP: u64 = crate::smt::work::units_of_ms(100);
-
 /// How many models with wrong deferred reads an exact path check looks
 /// at before it gives deferral up.
 const MAX_READ_ROUNDS: usize = 256;
@@ -973,42 +947,6 @@ const MAX_SEPARATED_PAIRS: usize = 64;
 mod tests {
     use super::*;
     use z3::ast::BV;
-
-    /// After a check that used its solver's limit up, the next check of the
-    /// same exact check gets only what the deadline leaves, not that limit
-    /// again.
-    #[test]
-    fn a_later_check_gets_only_the_work_its_deadline_leaves() {
-        use crate::smt::work::{meter, units_of_ms};
-        let budget = units_of_ms(500);
-        let start = meter();
-        let ps = PathSolver::new(Deadline::in_units(budget));
-        // 13 pigeons in 12 holes: unsatisfiable, and far more work to
-        // refute than the budget.
-        let p: Vec<Vec<Bool>> = (0..13)
-            .map(|i| {
-                (0..12)
-                    .map(|j| Bool::new_const(format!("p{i}_{j}")))
-                    .collect()
-            })
-            .collect();
-        for row in &p {
-            ps.solver.assert(Bool::or(&row.iter().collect::<Vec<_>>()));
-        }
-        for j in 0..12 {
-            for (a, pa) in p.iter().enumerate() {
-                for pb in &p[a + 1..] {
-                    ps.solver.assert(Bool::and(&[&pa[j], &pb[j]]).not());
-                }
-            }
-        }
-        assert_eq!(ps.check(&[]), SatResult::Unknown, "past the budget");
-        let first = meter() - start;
-        assert!(first >= budget / 2, "the first check had the budget");
-        assert_eq!(ps.check(&[]), SatResult::Unknown);
-        let second = meter() - start - first;
-        assert!(second < budget / 4, "the second check did {second} units");
-    }
 
     #[test]
     fn a_path_condition_free_of_havoc_symbols_is_independent_of_them() {
