@@ -355,6 +355,13 @@ impl Encoder<'_> {
                 let r = if op == BinaryOp::Eq { same } else { same.not() };
                 return self.of_bool(r, w);
             }
+            if let Some(same) = self
+                .view_is_constant(&va, &vb)
+                .or_else(|| self.view_is_constant(&vb, &va))
+            {
+                let r = if op == BinaryOp::Eq { same } else { same.not() };
+                return self.of_bool(r, w);
+            }
         }
         match op {
             BinaryOp::LogAnd | BinaryOp::LogOr => {

@@ -25,7 +25,9 @@
 //! ([`Encoder::pointer_of_integer`]: CIL's `container_of` subtracts the
 //! member's offset from the integer, and its member accesses add it); two
 //! such sums are equal exactly when their pointers are (CIL compares
-//! pointers as integers); anything else computed from a view
+//! pointers as integers), and a view equals NULL or an error code exactly
+//! when its pointer does ([`Encoder::view_is_constant`]), so neither
+//! comparison depends on the layout; anything else computed from a view
 //! (a mask, an ordering of two views, a view stored and read back) is as
 //! arbitrary as the layout. Ordering two pointers (`p < q`) orders their
 //! views: CPAchecker's LDV automata tell a valid pointer from an error
@@ -75,6 +77,18 @@ impl Encoder<'_> {
         let v = object.ite(&folded, &p);
         self.views.borrow_mut().insert(v.clone(), p);
         v
+    }
+
+    /// `view == c` without the layout, where `view` is the integer value of
+    /// a pointer `p` and `c` a constant no object's view can be (NULL, the
+    /// first eight addresses, the error-pointer page): `p == c`, since `p`
+    /// is then no object's address and its own view. `None` for any other
+    /// pair of terms.
+    pub(super) fn view_is_constant(&self, view: &BV, c: &BV) -> Option<Bool> {
+        let p = self.views.borrow().get(view)?.clone();
+        let k = super::fold::value(c)?;
+        let beyond_views = k < 8 || k >= self.regions.error_page();
+        beyond_views.then(|| p.eq(c))
     }
 
     /// The pointer value of the address-wide integer `x`: where `x` is the view
@@ -180,6 +194,26 @@ mod tests {
         let b = e.allocate(&mut st);
         let apart = b.object.bvsub(&a.object).eq(c(0x40_0000));
         assert_eq!(sat(&with_heap(&apart.not())), SatResult::Unsat);
+    }
+
+    #[test]
+    fn a_views_equality_with_null_or_an_error_code_is_the_pointers_own() {
+        let p = empty_program();
+        let e = Encoder::new(&p);
+        let mut st = e.initial();
+        let ptr = BV::new_const("p", 64);
+        let v = e.integer_of_pointer(&mut st, ptr.clone());
+        let mut scan = crate::smt::HavocScan::default();
+        for c in [0u64, 7, 0u64.wrapping_sub(12)] {
+            let c = BV::from_u64(c, 64);
+            let same = e.view_is_constant(&v, &c).expect("a constant no view is");
+            assert!(!scan.mentions_havoc(&z3::ast::Dynamic::from_ast(&same)));
+            // Exact: the view equals the constant exactly when the pointer does.
+            assert_eq!(sat(&same.xor(v.eq(&c))), SatResult::Unsat);
+        }
+        // An object's view may be 4096 in some layout: not rewritten.
+        assert!(e.view_is_constant(&v, &BV::from_u64(4096, 64)).is_none());
+        assert!(e.view_is_constant(&ptr, &BV::from_u64(0, 64)).is_none());
     }
 
     #[test]
