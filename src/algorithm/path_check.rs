@@ -458,10 +458,13 @@ fn exact_path_once(q: ExactPath, apart: &mut Separations, defer: bool) -> Result
 /// A model of the path ([`find_model`]) that reads the bytes of string
 /// literals the start function does not write as they are: each literal a
 /// model reads a byte of gets its bytes in the initial memory
-/// ([`Encoder::literal_in_initial_memory`]), and the search goes on. A path
-/// that reads such a literal wider than bytewise, or that is infeasible
-/// with the bytes added, is imprecise: the analysis gave those bytes
-/// arbitrary values.
+/// ([`Encoder::literal_in_initial_memory`]), and the search goes on. A read
+/// wider than bytewise is first kept out of the literals' region (the
+/// model's choice of an unconstrained pointer, not what the path needs):
+/// a model that keeps it there is a model of the path as well. A path that
+/// reads such a literal wider than bytewise in every model, or that is
+/// infeasible with the bytes added, is imprecise: the analysis gave those
+/// bytes arbitrary values.
 fn model_with_literals(
     q: ExactPath,
     apart: &mut Separations,
@@ -470,13 +473,14 @@ fn model_with_literals(
     hinted: bool,
 ) -> Result<ModelSearch, Retry> {
     let mut added = Vec::new();
+    let mut kept_out = Vec::new();
     let mut at = None;
     let mut restrictions = deferred_reads::Restrictions::new(recorded.deferred.len());
     loop {
         let model = match find_model(q, apart, ps, recorded, hinted, &mut restrictions)? {
             ModelSearch::Found(model) => model,
             ModelSearch::Decided(PathCheck::Infeasible(_) | PathCheck::Imprecise(None))
-                if !added.is_empty() =>
+                if !added.is_empty() || !kept_out.is_empty() =>
             {
                 return Ok(ModelSearch::Decided(literal_imprecision(at)))
             }
@@ -491,7 +495,13 @@ fn model_with_literals(
         let step = Separations::place(&recorded.execution.access_ends, read.access).0;
         at = q.path.get(step).and_then(|t| describe(q.p, t));
         if !read.byte {
-            return Ok(ModelSearch::Decided(literal_imprecision(at)));
+            if kept_out.contains(&read.access) {
+                return Ok(ModelSearch::Decided(literal_imprecision(at)));
+            }
+            let access = &recorded.accesses[read.access];
+            ps.assert_step(q.enc.outside_literals(access), step);
+            kept_out.push(read.access);
+            continue;
         }
         let (i, bytes) = &q.p.unmodelled_literals[read.literal];
         ps.assert_step(q.enc.literal_in_initial_memory(*i, bytes), step);

@@ -355,6 +355,17 @@ impl Encoder<'_> {
         })
     }
 
+    /// That access `a` reads no byte of the string literals' region: its
+    /// bytes lie below the region or start past it.
+    pub fn outside_literals(&self, a: &MemoryAccess) -> Bool {
+        let (first, end) = a.bounds();
+        let wide = |x: u64| BV::from_u64(0, 1).concat(self.caddr(x));
+        Bool::or(&[
+            &end.bvule(wide(self.regions.str)),
+            &first.bvuge(wide(self.regions.func)),
+        ])
+    }
+
     /// That the initial byte array holds the bytes of string literal `i`
     /// and its terminating NUL, as the start function would write them.
     pub fn literal_in_initial_memory(&self, i: u32, bytes: &[u8]) -> Bool {
@@ -654,6 +665,23 @@ mod tests {
             vec![(1, Some(0))]
         );
         assert_eq!(inconsistent_access(&two, &model), Some((1, Some(0))));
+    }
+
+    #[test]
+    fn an_access_outside_the_literals_has_no_byte_in_their_region() {
+        let p = crate::smt::tests::empty_program();
+        let e = crate::smt::Encoder::new(&p);
+        let (start, end) = (e.regions.str, e.regions.func);
+        let outside = |a: u64, bytes: u32| {
+            let solver = z3::Solver::new();
+            solver.assert(e.outside_literals(&acc(a, bytes, false)));
+            solver.check() == z3::SatResult::Sat
+        };
+        assert!(outside(start - 8, 8));
+        assert!(!outside(start - 4, 8), "its last bytes are a literal's");
+        assert!(!outside(start, 1));
+        assert!(!outside(end - 1, 8));
+        assert!(outside(end, 8));
     }
 
     #[test]
