@@ -374,10 +374,11 @@ struct RecordedExecution {
 /// The solver of one exact check and what was asserted on it.
 struct PathSolver {
     solver: Solver,
-    /// Every assertion, for the havoc check: the steps' conditions, then
-    /// the separations of accesses.
+    /// Every assertion, for the havoc check: the steps' conditions, the
+    /// separations of accesses, the bytes of literals.
     conditions: Vec<Bool>,
-    /// The step each of the steps' conditions comes from.
+    /// The step each assertion comes from (for a separation, the later
+    /// access's).
     condition_steps: Vec<usize>,
     /// Whether reads past fixed writes made side conditions.
     side_conditions: bool,
@@ -400,11 +401,10 @@ impl PathSolver {
         self.condition_steps.push(step);
     }
 
-    /// Asserts that two memory accesses are kept apart.
-    fn assert_apart(&mut self, a: &MemoryAccess, b: &MemoryAccess) {
-        let c = disjoint(a, b);
-        self.solver.assert(&c);
-        self.conditions.push(c);
+    /// Asserts that two memory accesses are kept apart, the later of them
+    /// made by step `step`.
+    fn assert_apart(&mut self, a: &MemoryAccess, b: &MemoryAccess, step: usize) {
+        self.assert_step(disjoint(a, b), step);
     }
 }
 
@@ -432,7 +432,9 @@ fn exact_path_once(q: ExactPath, apart: &mut Separations, defer: bool) -> Result
         ModelSearch::Decided(result) => return Ok(result),
     };
     if recorded.execution.st.havocked {
-        if let Some(imprecise) = havoc_imprecision(q, &ps.conditions, &recorded, &model) {
+        if let Some(imprecise) =
+            havoc_imprecision(q, &ps.conditions, &ps.condition_steps, &recorded, &model)
+        {
             return Ok(imprecise);
         }
     }
@@ -591,7 +593,8 @@ fn keep_apart(apart: &Separations, recorded: &RecordedExecution, ps: &mut PathSo
         let i = Separations::index(ends, a);
         let j = Separations::index(ends, b);
         if let (Some(i), Some(j)) = (i, j) {
-            ps.assert_apart(&recorded.accesses[i], &recorded.accesses[j]);
+            let later = a.0.max(b.0);
+            ps.assert_apart(&recorded.accesses[i], &recorded.accesses[j], later);
             hinted = true;
         }
     }
@@ -752,8 +755,8 @@ fn find_model(
         // Every pair this model mixes up is kept apart for the next one.
         for &InconsistentRead { read: i, other: j } in &found {
             let Some(j) = j else { continue };
-            ps.assert_apart(&accesses[i], &accesses[j]);
             let places = (Separations::place(ends, i), Separations::place(ends, j));
+            ps.assert_apart(&accesses[i], &accesses[j], places.0 .0.max(places.1 .0));
             apart.pairs.push(places);
         }
         separations += 1;
@@ -762,11 +765,12 @@ fn find_model(
 
 /// For a path through havoc symbols that has a model: why it is imprecise,
 /// if an access's address depends on a havoc value or the path condition
-/// (`conditions`) may ([`independent_of_havoc`]); `None` if it is feasible
-/// whatever the real values are.
+/// (`conditions`, made by the steps `steps`) may ([`independent_of_havoc`]);
+/// `None` if it is feasible whatever the real values are.
 fn havoc_imprecision(
     q: ExactPath,
     conditions: &[Bool],
+    steps: &[usize],
     recorded: &RecordedExecution,
     model: &z3::Model,
 ) -> Option<PathCheck> {
@@ -826,15 +830,27 @@ fn havoc_imprecision(
         // not depend on how fast the machine is).
         SatResult::Unknown if q.deadline.passed() => Some(PathCheck::Unknown),
         other => {
-            let why = if other == SatResult::Sat {
-                "whose unmodelled values the path depends on"
+            let how = if other == SatResult::Sat {
+                "depends"
             } else {
-                "whose unmodelled values the path may depend on"
+                "may depend"
             };
-            Some(PathCheck::Imprecise(Some(format!(
-                "{}, {why}",
-                execution.first_havoc.clone().unwrap_or_default()
-            ))))
+            // The first step whose condition mentions unmodelled values,
+            // and the step that made the first of them.
+            let at = conditions
+                .iter()
+                .zip(steps)
+                .find(|(c, _)| scan.mentions_havoc(&Dynamic::from_ast(*c)))
+                .and_then(|(_, &k)| q.path.get(k))
+                .and_then(|t| describe(q.p, t));
+            let first = execution.first_havoc.clone().unwrap_or_default();
+            let why = match at {
+                Some(at) if at != first => format!(
+                    "{at}, whose condition {how} on values the encoding does not model, unmodelled since {first}"
+                ),
+                _ => format!("{first}, whose unmodelled values the path {how} on"),
+            };
+            Some(PathCheck::Imprecise(Some(why)))
         }
     }
 }
