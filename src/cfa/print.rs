@@ -168,6 +168,11 @@ fn write_expr(p: &Program, e: &Expr, s: &mut String, outer: u8) {
             s.push_str(" : ");
             write_expr(p, b, s, 0);
         }
+        ExprKind::Strlen(a) => {
+            s.push_str("strlen(");
+            write_expr(p, a, s, 0);
+            s.push(')');
+        }
         ExprKind::Nondet(why) => {
             s.push_str("__nondet(/* ");
             s.push_str(why.text());

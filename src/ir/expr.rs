@@ -111,6 +111,10 @@ pub enum ExprKind {
     /// imprecisely, or an input (the reason is kept for the encoding and
     /// for reports).
     Nondet(NondetReason),
+    /// `strlen(s)` of a string `s` that is not a literal: a length the
+    /// encoding does not model. `s` (side-effect free) says where the
+    /// string lies, which decides what LDV's assumptions make of it.
+    Strlen(Box<Expr>),
 }
 
 #[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize)]
@@ -154,7 +158,8 @@ impl Expr {
             | ExprKind::Cast(a, _)
             | ExprKind::Deref(a)
             | ExprKind::AddrOf(a)
-            | ExprKind::Member(a, _) => a.walk(f),
+            | ExprKind::Member(a, _)
+            | ExprKind::Strlen(a) => a.walk(f),
             ExprKind::Binary(_, a, b) | ExprKind::Index(a, b) => {
                 a.walk(f);
                 b.walk(f);

@@ -251,6 +251,11 @@ impl Encoder<'_> {
             // The entry function's parameters are arbitrary inputs: exact.
             ExprKind::Nondet(NondetReason::EntryArgument) => self.fresh(w),
             ExprKind::FloatConst(_) | ExprKind::Nondet(_) => self.havoc(st, w),
+            ExprKind::Strlen(s) => {
+                let s = self.eval(st, s);
+                let s = self.resize(s, self.regions.bits, false);
+                self.strlen(st, &s, w)
+            }
             ExprKind::StrLit(_) | ExprKind::Func(_) => self
                 .address(st, e)
                 .unwrap_or_else(|| self.fresh(self.regions.bits)),

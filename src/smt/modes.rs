@@ -3,7 +3,8 @@
 //! encoding over-approximates and LDV's models and verifiers assume more,
 //! and with user input ([`Encoder::with_user_input`]).
 
-use super::Encoder;
+use super::{Encoder, SymState};
+use z3::ast::{Bool, BV};
 
 /// Where mpv's exact encoding over-approximates and LDV's models and
 /// verifiers assume more. An error path that is exact only under such
@@ -23,6 +24,10 @@ pub enum LdvAssumption {
     /// (`snprintf`, `strlcpy`, ...) is any non-negative value: the bytes
     /// it wrote are not modelled, so neither is their count.
     LengthResultArbitrary,
+    /// `strlen` of a string outside the string literals is any value: the
+    /// bytes there are not modelled, and `strlen` is a kernel function
+    /// without a model.
+    StrlenResultArbitrary,
 }
 
 impl LdvAssumption {
@@ -32,6 +37,7 @@ impl LdvAssumption {
             LdvAssumption::ExternalKeepsMemory => format!("{n} call(s) of kernel functions without a model (taking pointers) do not change the module's memory, as LDV's models assume"),
             LdvAssumption::UnknownTargetIsExternal => format!("{n} call(s) through function pointers that match no function of the module call kernel functions without a model, as LDV's verifiers assume"),
             LdvAssumption::InlineAsmSkipped => format!("{n} inline assembly statement(s) leave memory unchanged and give arbitrary register outputs, as LDV's verifiers take them"),
+            LdvAssumption::StrlenResultArbitrary => format!("{n} result(s) of strlen of strings outside the string literals are arbitrary values, as LDV's verifiers take strlen, a kernel function without a model"),
             LdvAssumption::LengthResultArbitrary => format!("{n} length(s) returned by formatting or string-copying kernel functions (snprintf, strlcpy, ...) are arbitrary non-negative values, as LDV's verifiers take them"),
         }
     }
@@ -75,6 +81,28 @@ impl Encoder<'_> {
     /// ([`Encoder::with_user_input`]).
     pub fn user_input_in_force(&self) -> bool {
         self.user_input.get()
+    }
+
+    /// The value of `strlen(s)` (`w` bits) for a string `s` that is not a
+    /// literal: a havoc value, a length the encoding does not model. Under
+    /// LDV's assumptions it is any value where `s` lies outside the string
+    /// literals ([`LdvAssumption::StrlenResultArbitrary`]); inside them,
+    /// whose lengths are known, it stays a havoc value.
+    pub(super) fn strlen(&self, st: &mut SymState, s: &BV, w: u32) -> BV {
+        if !self.ldv_assumptions_in_force() {
+            return self.havoc(st, w);
+        }
+        let (start, end) = (self.regions.str, self.regions.func);
+        if let Some(at) = super::fold::value(s) {
+            if (start..end).contains(&at) {
+                return self.havoc(st, w);
+            }
+            self.assume_ldv(LdvAssumption::StrlenResultArbitrary);
+            return self.fresh(w);
+        }
+        self.assume_ldv(LdvAssumption::StrlenResultArbitrary);
+        let literal = Bool::and(&[&s.bvuge(self.caddr(start)), &s.bvult(self.caddr(end))]);
+        literal.ite(&self.havoc(st, w), &self.fresh(w))
     }
 
     /// Whether LDV's assumptions are in force (recording none).

@@ -10,7 +10,7 @@
 //! [`Program::unmodelled_literals`](crate::cfa::Program): the exact path
 //! check of an error path that reads them adds their bytes (an error path
 //! needing other bytes there is no counterexample). `strlen` of a literal
-//! is its length.
+//! is its length; of another string, a value the encoding does not model.
 
 use lang_c::ast::*;
 use lang_c::span::Node;
@@ -43,7 +43,7 @@ impl<'a> Lowerer<'a> {
     }
 
     /// `strlen(s)`: the length of a literal `s`; of other strings a value
-    /// mpv does not model.
+    /// mpv does not model ([`ExprKind::Strlen`]).
     pub(super) fn strlen(&mut self, args: &'a [Node<Expression>]) -> Result<Option<Expr>> {
         let ulong = self.ulong_ty();
         if let [arg] = args {
@@ -52,6 +52,8 @@ impl<'a> Lowerer<'a> {
                 let n = bytes.iter().position(|&b| b == 0).unwrap_or(bytes.len());
                 return Ok(Some(Expr::int(n as i128, ulong)));
             }
+            let s = self.rvalue(arg)?;
+            return Ok(Some(Expr::new(ExprKind::Strlen(Box::new(s)), ulong)));
         }
         for a in args {
             self.effect(a)?;
