@@ -19,8 +19,10 @@
 //! reported FALSE only if its feasibility does not depend on the havoc
 //! symbols, or makes the search *incomplete*, so no TRUE is reported):
 //! - bit-fields are read and written as bits of their storage unit (exact);
-//! - floating point, `Expr::Nondet`, reads from an unknown address: havoc
-//!   symbols (the real value is one of theirs), path havocked;
+//! - floating point, `Expr::Nondet`, reads from an unknown address, `strlen`
+//!   of a string that is not a literal: havoc symbols (the real value is
+//!   one of theirs), path havocked; under LDV's assumptions such a `strlen`
+//!   outside the literals is a fresh value ([`LdvAssumption::StrlenResultArbitrary`]);
 //! - `Havoc` statements, unknown function-pointer calls, recursion cut,
 //!   large aggregate copies: fresh values, path inexact (and, where memory
 //!   could change, incomplete);
