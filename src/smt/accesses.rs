@@ -360,9 +360,10 @@ impl Encoder<'_> {
     pub fn outside_literals(&self, a: &MemoryAccess) -> Bool {
         let (first, end) = a.bounds();
         let wide = |x: u64| BV::from_u64(0, 1).concat(self.caddr(x));
+        let literals = self.regions.literals();
         Bool::or(&[
-            &end.bvule(wide(self.regions.str)),
-            &first.bvuge(wide(self.regions.func)),
+            &end.bvule(wide(literals.start)),
+            &first.bvuge(wide(literals.end)),
         ])
     }
 

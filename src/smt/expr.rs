@@ -349,21 +349,10 @@ impl Encoder<'_> {
                 _ => 1,
             }
         };
-        // Integer views of pointers are equal exactly when the pointers
-        // are, in every layout ([`layout`]).
+        // Equalities of views that no layout decides ([`layout`]).
         let aw = self.regions.bits;
         if matches!(op, BinaryOp::Eq | BinaryOp::Ne) && va.get_size() == aw && vb.get_size() == aw {
-            if let (Some(x), Some(y)) =
-                (self.pointer_of_view_sum(&va), self.pointer_of_view_sum(&vb))
-            {
-                let same = x.eq(&y);
-                let r = if op == BinaryOp::Eq { same } else { same.not() };
-                return self.of_bool(r, w);
-            }
-            if let Some(same) = self
-                .view_is_constant(&va, &vb)
-                .or_else(|| self.view_is_constant(&vb, &va))
-            {
+            if let Some(same) = self.views_equal(&va, &vb) {
                 let r = if op == BinaryOp::Eq { same } else { same.not() };
                 return self.of_bool(r, w);
             }

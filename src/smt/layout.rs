@@ -79,12 +79,25 @@ impl Encoder<'_> {
         v
     }
 
+    /// `a == b` without the layout, for address-wide integers where the
+    /// layout does not decide it: two view sums are equal exactly when
+    /// their pointers' sums are; a view equals a constant no object's view
+    /// can be exactly when its pointer does ([`Encoder::view_is_constant`]).
+    /// `None` for any other pair of terms.
+    pub(super) fn views_equal(&self, a: &BV, b: &BV) -> Option<Bool> {
+        if let (Some(x), Some(y)) = (self.pointer_of_view_sum(a), self.pointer_of_view_sum(b)) {
+            return Some(x.eq(&y));
+        }
+        self.view_is_constant(a, b)
+            .or_else(|| self.view_is_constant(b, a))
+    }
+
     /// `view == c` without the layout, where `view` is the integer value of
     /// a pointer `p` and `c` a constant no object's view can be (NULL, the
     /// first eight addresses, the error-pointer page): `p == c`, since `p`
     /// is then no object's address and its own view. `None` for any other
     /// pair of terms.
-    pub(super) fn view_is_constant(&self, view: &BV, c: &BV) -> Option<Bool> {
+    fn view_is_constant(&self, view: &BV, c: &BV) -> Option<Bool> {
         let p = self.views.borrow().get(view)?.clone();
         let k = super::fold::value(c)?;
         let beyond_views = k < 8 || k >= self.regions.error_page();

@@ -92,16 +92,17 @@ impl Encoder<'_> {
         if !self.ldv_assumptions_in_force() {
             return self.havoc(st, w);
         }
-        let (start, end) = (self.regions.str, self.regions.func);
-        if let Some(at) = super::fold::value(s) {
-            if (start..end).contains(&at) {
-                return self.havoc(st, w);
-            }
-            self.assume_ldv(LdvAssumption::StrlenResultArbitrary);
-            return self.fresh(w);
+        let literals = self.regions.literals();
+        let in_literal = super::fold::value(s).map(|at| literals.contains(&at));
+        if in_literal == Some(true) {
+            return self.havoc(st, w);
         }
         self.assume_ldv(LdvAssumption::StrlenResultArbitrary);
-        let literal = Bool::and(&[&s.bvuge(self.caddr(start)), &s.bvult(self.caddr(end))]);
+        if in_literal == Some(false) {
+            return self.fresh(w);
+        }
+        let (start, end) = (self.caddr(literals.start), self.caddr(literals.end));
+        let literal = Bool::and(&[&s.bvuge(start), &s.bvult(end)]);
         literal.ite(&self.havoc(st, w), &self.fresh(w))
     }
 

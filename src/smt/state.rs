@@ -78,6 +78,11 @@ impl Regions {
         }
     }
 
+    /// The addresses of the string literals' region (their slots).
+    pub fn literals(&self) -> std::ops::Range<u64> {
+        self.str..self.func
+    }
+
     /// The end of the region of concrete object addresses.
     pub fn object_end(&self) -> u64 {
         self.heap + self.heap_size
