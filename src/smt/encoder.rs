@@ -211,6 +211,14 @@ impl<'p> Encoder<'p> {
         self.num(v, self.regions.bits)
     }
 
+    /// That the address `a` lies in `range` (compared unsigned).
+    pub(super) fn address_in(&self, a: &BV, range: std::ops::Range<u64>) -> Bool {
+        Bool::and(&[
+            &a.bvuge(self.caddr(range.start)),
+            &a.bvult(self.caddr(range.end)),
+        ])
+    }
+
     /// Bits of an address (and of a pointer value).
     pub fn address_bits(&self) -> u32 {
         self.regions.bits

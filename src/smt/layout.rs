@@ -67,13 +67,9 @@ impl Encoder<'_> {
             .expect("layout maps to bit-vectors");
         let low = p.extract(2, 0);
         let view = chosen.extract(bits - 1, 3).concat(&low);
-        let error_page = self.caddr(self.regions.error_page());
-        let in_range = Bool::and(&[&view.bvuge(self.caddr(8)), &view.bvult(&error_page)]);
+        let in_range = self.address_in(&view, 8..self.regions.error_page());
         let folded = in_range.ite(&view, &self.caddr(8).bvor(low.zero_ext(bits - 3)));
-        let object = Bool::and(&[
-            &p.bvuge(self.caddr(VAR_REGION)),
-            &p.bvult(self.caddr(object_end)),
-        ]);
+        let object = self.address_in(&p, VAR_REGION..object_end);
         let v = object.ite(&folded, &p);
         self.views.borrow_mut().insert(v.clone(), p);
         v

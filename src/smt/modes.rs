@@ -4,7 +4,7 @@
 //! and with user input ([`Encoder::with_user_input`]).
 
 use super::{Encoder, SymState};
-use z3::ast::{Bool, BV};
+use z3::ast::BV;
 
 /// Where mpv's exact encoding over-approximates and LDV's models and
 /// verifiers assume more. An error path that is exact only under such
@@ -101,8 +101,7 @@ impl Encoder<'_> {
         if in_literal == Some(false) {
             return self.fresh(w);
         }
-        let (start, end) = (self.caddr(literals.start), self.caddr(literals.end));
-        let literal = Bool::and(&[&s.bvuge(start), &s.bvult(end)]);
+        let literal = self.address_in(s, literals);
         literal.ite(&self.havoc(st, w), &self.fresh(w))
     }
 
