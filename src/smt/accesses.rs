@@ -8,7 +8,7 @@
 //! memory and names the reads the arrays may answer differently, which the
 //! check then keeps apart ([`disjoint`]).
 
-use super::state::WIDTHS;
+use super::state::{Space, WIDTHS};
 use super::Encoder;
 use crate::hash::HashMap;
 use z3::ast::{Bool, BV};
@@ -20,6 +20,8 @@ pub struct MemoryAccess {
     pub address: BV,
     pub bytes: u32,
     pub write: bool,
+    /// The memory the access used (spans are always shared).
+    pub space: Space,
     /// A write of unknown bytes by a kernel function (`memcpy`,
     /// `sprintf`, ...) over this many bytes from `address` (as wide as an address; its
     /// value under the model counts, `bytes` does not).
@@ -124,6 +126,7 @@ struct Owner {
     at: u64,
     bytes: u32,
     index: usize,
+    space: Space,
 }
 
 /// The `bytes` of an owner that is a span of unknown bytes.
@@ -164,6 +167,7 @@ impl ByteOwners {
             at,
             bytes: a.bytes,
             index: i,
+            space: a.space,
         };
         match &a.clobber {
             Some(len) => self.span(me, len, &a.contents, model),
@@ -228,13 +232,14 @@ impl ByteOwners {
                 Some(o) if o.bytes == ZEROED => Owner { index: i, ..*o },
                 Some(o) if o.bytes < ZEROED => Owner {
                     at: o.at.wrapping_add(at).wrapping_sub(src),
-                    bytes: o.bytes,
                     index: i,
+                    ..*o
                 },
                 _ => Owner {
                     at,
                     bytes: UNKNOWN,
                     index: i,
+                    space: me.space,
                 },
             })
             .collect();
@@ -254,6 +259,12 @@ impl ByteOwners {
         for b in bytes.clone() {
             match self.owner.get(&b) {
                 None => untouched = Some(b),
+                // A byte of the other space: the two arrays are not one
+                // memory there.
+                Some(o) if o.space != me.space => {
+                    other = Some(o.index);
+                    break;
+                }
                 Some(o) if o.bytes == ZEROED && zeroed.is_none_or(|z| z == o.index) => {
                     zeroed = Some(o.index)
                 }
@@ -400,12 +411,13 @@ impl Encoder<'_> {
         self.accesses.borrow().as_ref().map_or(0, Vec::len)
     }
 
-    pub(super) fn note_access(&self, a: &BV, k: usize, write: bool) {
+    pub(super) fn note_access(&self, a: &BV, k: usize, write: bool, space: Space) {
         if let Some(list) = self.accesses.borrow_mut().as_mut() {
             list.push(MemoryAccess {
                 address: a.clone(),
                 bytes: WIDTHS[k] / 8,
                 write,
+                space,
                 clobber: None,
                 contents: SpanContents::Unknown,
             });
@@ -430,6 +442,7 @@ impl Encoder<'_> {
                 address: a.clone(),
                 bytes: 0,
                 write: true,
+                space: Space::Shared,
                 clobber: Some(len),
                 contents,
             });
@@ -439,7 +452,9 @@ impl Encoder<'_> {
 
 #[cfg(test)]
 mod tests {
-    use super::{disjoint, inconsistent_accesses, InconsistentRead, MemoryAccess, SpanContents};
+    use super::{
+        disjoint, inconsistent_accesses, InconsistentRead, MemoryAccess, Space, SpanContents,
+    };
     use z3::ast::BV;
 
     /// The reads the byte replay finds, each with the other access.
@@ -468,6 +483,7 @@ mod tests {
             address: BV::from_u64(a, 64),
             bytes: 0,
             write: true,
+            space: Space::Shared,
             clobber: Some(BV::from_u64(len, 64)),
             contents,
         }
@@ -479,8 +495,17 @@ mod tests {
             address: BV::from_u64(a, 64),
             bytes,
             write,
+            space: Space::Shared,
             clobber: None,
             contents: SpanContents::Unknown,
+        }
+    }
+
+    /// A plain access of private memory.
+    fn private(a: u64, bytes: u32, write: bool) -> MemoryAccess {
+        MemoryAccess {
+            space: Space::Private,
+            ..acc(a, bytes, write)
         }
     }
 
@@ -520,10 +545,23 @@ mod tests {
         );
         let rewritten = [acc(0x200, 8, r), acc(0x204, 4, w), acc(0x204, 4, r)];
         assert_eq!(inconsistent_access(&rewritten, &model), None);
+        // The same cell in the two spaces is two arrays: a pointer that
+        // meets a private variable's cell is kept apart from it.
+        let across_spaces = [private(0x500, 8, w), acc(0x500, 8, r)];
+        assert_eq!(
+            inconsistent_access(&across_spaces, &model),
+            Some((1, Some(0)))
+        );
+        let private_after_initial = [acc(0x600, 4, r), private(0x600, 4, r)];
+        assert_eq!(
+            inconsistent_access(&private_after_initial, &model),
+            Some((1, Some(0)))
+        );
         let unfixed = [MemoryAccess {
             address: BV::new_const("p", 64),
             bytes: 8,
             write: false,
+            space: Space::Shared,
             clobber: None,
             contents: SpanContents::Unknown,
         }];

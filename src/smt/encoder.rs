@@ -3,7 +3,7 @@
 //! a call cut for recursion, and the term helpers the encoding builds on
 //! (widths, shared numerals, resizing).
 
-use super::state::{low_bits, Regions, VAR_REGION, WIDTHS};
+use super::state::{low_bits, Regions, Space, VAR_REGION, WIDTHS};
 use super::{deferred_reads, fixed_writes, LdvAssumption, MemoryAccess, SymState};
 use crate::cfa::Program;
 use crate::hash::HashMap;
@@ -132,6 +132,16 @@ impl<'p> Encoder<'p> {
         known
     }
 
+    /// The memory space of variable `v`, which lives in memory: private
+    /// if the program never takes its address.
+    pub(super) fn space_of(&self, v: VarId) -> Space {
+        if self.p.var(v).address_taken {
+            Space::Shared
+        } else {
+            Space::Private
+        }
+    }
+
     /// Whether a variable of type `ty` can be a register (a scalar).
     pub(super) fn is_register_ty(p: &Program, ty: TypeId) -> bool {
         matches!(
@@ -143,11 +153,12 @@ impl<'p> Encoder<'p> {
     /// The state where execution starts: registers and memory are their
     /// canonical symbols.
     pub fn initial(&self) -> SymState {
-        let mem = WIDTHS
+        let mem = [Space::Shared, Space::Private]
             .iter()
-            .map(|&w| {
+            .flat_map(|&s| WIDTHS.iter().map(move |&w| (s, w)))
+            .map(|(s, w)| {
                 Array::new_const(
-                    format!("mem{w}"),
+                    s.array_name(w),
                     &Sort::bitvector(self.regions.bits),
                     &Sort::bitvector(w),
                 )
@@ -164,8 +175,8 @@ impl<'p> Encoder<'p> {
     }
 
     /// What a call with `effects` may do: the globals it assigns get fresh
-    /// values; memory (and globals that live there) becomes arbitrary if it
-    /// may write any.
+    /// values; memory of both spaces (and globals that live there) becomes
+    /// arbitrary if it may write any.
     pub fn apply_call_effects(
         &self,
         st: &mut SymState,

@@ -3,7 +3,7 @@
 //! of lvalues, reads and writes of registers, memory cells and bit-fields,
 //! and aggregate copies leaf by leaf.
 
-use super::state::width_class;
+use super::state::{width_class, Space};
 use super::{Encoder, SymState};
 use crate::ir::{BinaryOp, Expr, ExprKind, NondetReason, Type, TypeId, UnaryOp};
 use z3::ast::{Bool, BV};
@@ -32,11 +32,17 @@ impl Encoder<'_> {
 
     /// Address of an lvalue, if it lives in memory.
     pub fn address(&self, st: &mut SymState, e: &Expr) -> Option<BV> {
+        self.located(st, e).map(|(a, _)| a)
+    }
+
+    /// Address of an lvalue that lives in memory, and the memory space of
+    /// its root: the variable's own, or shared through a pointer.
+    fn located(&self, st: &mut SymState, e: &Expr) -> Option<(BV, Space)> {
         match &e.kind {
-            ExprKind::Var(v) => self.addr[v.0 as usize].map(|a| self.caddr(a)),
-            ExprKind::Deref(p) => Some(self.eval_address(st, p)),
+            ExprKind::Var(v) => self.addr[v.0 as usize].map(|a| (self.caddr(a), self.space_of(*v))),
+            ExprKind::Deref(p) => Some((self.eval_address(st, p), Space::Shared)),
             ExprKind::Member(b, f) => {
-                let base = self.address(st, b)?;
+                let (base, space) = self.located(st, b)?;
                 // A bit-field's address is its storage unit's; `read` and
                 // `write` select its bits.
                 let off = match self.p.types.get(b.ty) {
@@ -50,25 +56,30 @@ impl Encoder<'_> {
                         .unwrap_or(0),
                     _ => 0,
                 };
-                Some(self.offset(base, off))
+                Some((self.offset(base, off), space))
             }
             ExprKind::Index(a, i) => {
-                let base = match self.p.types.get(a.ty) {
-                    Type::Array { .. } => self.address(st, a)?,
-                    _ => self.eval_address(st, a),
+                let (base, space) = match self.p.types.get(a.ty) {
+                    Type::Array { .. } => self.located(st, a)?,
+                    _ => (self.eval_address(st, a), Space::Shared),
                 };
                 let size = self.p.types.size_of(e.ty);
                 let iv = self.eval(st, i);
                 let iv = self.resize(iv, self.regions.bits, self.signed(i.ty));
-                Some(match iv.as_u64() {
+                let at = match iv.as_u64() {
                     Some(n) => self.offset(base, n.wrapping_mul(size)),
                     None => base.bvadd(iv.bvmul(self.caddr(size))),
-                })
+                };
+                Some((at, space))
             }
-            ExprKind::Func(f) => Some(self.caddr(self.regions.func + f.0 as u64 * 16)),
-            ExprKind::StrLit(i) => {
-                Some(self.caddr(self.regions.str + *i as u64 * self.regions.str_slot))
-            }
+            ExprKind::Func(f) => Some((
+                self.caddr(self.regions.func + f.0 as u64 * 16),
+                Space::Shared,
+            )),
+            ExprKind::StrLit(i) => Some((
+                self.caddr(self.regions.str + *i as u64 * self.regions.str_slot),
+                Space::Shared,
+            )),
             _ => None,
         }
     }
@@ -101,10 +112,10 @@ impl Encoder<'_> {
     fn read(&self, st: &mut SymState, e: &Expr) -> BV {
         let w = self.width(e.ty);
         if let Some(BitField { lo, bits, unit }) = self.bit_field(e) {
-            let Some(a) = self.address(st, e) else {
+            let Some((a, space)) = self.located(st, e) else {
                 return self.havoc(st, w);
             };
-            let cell = self.load(st, width_class(unit), &a);
+            let cell = self.load(st, width_class(unit), &a, space);
             let v = self.resize(cell, unit, false).extract(lo + bits - 1, lo);
             return self.resize(v, w, self.signed(e.ty));
         }
@@ -116,9 +127,9 @@ impl Encoder<'_> {
                 return Self::register_symbol(*v, w);
             }
         }
-        match self.address(st, e) {
-            Some(a) => {
-                let val = self.load(st, width_class(w), &a);
+        match self.located(st, e) {
+            Some((a, space)) => {
+                let val = self.load(st, width_class(w), &a, space);
                 self.resize(val, w, false)
             }
             None => self.havoc(st, w),
@@ -130,12 +141,12 @@ impl Encoder<'_> {
         let w = self.width(e.ty);
         let val = self.resize(val, w, false);
         if let Some(BitField { lo, bits, unit }) = self.bit_field(e) {
-            let Some(a) = self.address(st, e) else {
+            let Some((a, space)) = self.located(st, e) else {
                 st.exact = false;
                 st.sound = false;
                 return;
             };
-            let cell = self.load(st, width_class(unit), &a);
+            let cell = self.load(st, width_class(unit), &a, space);
             let cell = self.resize(cell, unit, false);
             let field = self.resize(val, bits, false);
             let mut parts = Vec::new();
@@ -150,7 +161,7 @@ impl Encoder<'_> {
             for p in &parts[1..] {
                 new = new.concat(p);
             }
-            self.store(st, &a, unit, new);
+            self.store(st, &a, unit, new, space);
             return;
         }
         if let ExprKind::Var(v) = &e.kind {
@@ -159,8 +170,8 @@ impl Encoder<'_> {
                 return;
             }
         }
-        match self.address(st, e) {
-            Some(a) => self.store(st, &a, w, val),
+        match self.located(st, e) {
+            Some((a, space)) => self.store(st, &a, w, val, space),
             None => {
                 st.exact = false;
                 st.sound = false;
@@ -176,7 +187,8 @@ impl Encoder<'_> {
             self.write(st, lhs, v.clone());
             return Some(v);
         }
-        let (Some(dst), Some(src)) = (self.address(st, lhs), self.address(st, rhs)) else {
+        let (Some((dst, to)), Some((src, from))) = (self.located(st, lhs), self.located(st, rhs))
+        else {
             st.exact = false;
             st.sound = false;
             return None;
@@ -191,9 +203,10 @@ impl Encoder<'_> {
             let k = width_class(w);
             let s = src.bvadd(self.caddr(off));
             let d = dst.bvadd(self.caddr(off));
-            let v = self.load(st, k, &s);
-            self.note_access(&d, k, true);
-            st.mem[k] = st.mem[k].store(&d, &v);
+            let v = self.load(st, k, &s, from);
+            self.note_access(&d, k, true, to);
+            let m = to.array(k);
+            st.mem[m] = st.mem[m].store(&d, &v);
         }
         None
     }

@@ -7,7 +7,7 @@
 
 use super::accesses::SpanContents;
 use super::fixed_writes::FixedWrites;
-use super::state::{width_class, WIDTHS};
+use super::state::{width_class, Space, WIDTHS};
 use super::{Encoder, SymState};
 use z3::ast::{Array, Bool, BV};
 
@@ -140,13 +140,14 @@ pub struct Allocation {
 }
 
 impl Encoder<'_> {
-    /// Reads the cell of width class `k` at `a`.
-    pub(super) fn load(&self, st: &SymState, k: usize, a: &BV) -> BV {
-        self.note_access(a, k, false);
+    /// Reads the cell of width class `k` at `a` in memory `space`.
+    pub(super) fn load(&self, st: &SymState, k: usize, a: &BV, space: Space) -> BV {
+        self.note_access(a, k, false, space);
+        let mem = &st.mem[space.array(k)];
         let read = if self.fixed_writes.enabled() && self.recording() {
-            self.fixed_writes.read(&st.mem[k], a)
+            self.fixed_writes.read(mem, a)
         } else {
-            read_over_writes(&st.mem[k], a)
+            read_over_writes(mem, a)
         };
         match read.as_bv() {
             Some(read) => self
@@ -156,18 +157,20 @@ impl Encoder<'_> {
         }
     }
 
-    pub(super) fn store(&self, st: &mut SymState, a: &BV, w: u32, val: BV) {
+    /// Writes the `w`-bit value `val` at `a` in memory `space`.
+    pub(super) fn store(&self, st: &mut SymState, a: &BV, w: u32, val: BV, space: Space) {
         let k = width_class(w);
-        self.note_access(a, k, true);
+        self.note_access(a, k, true, space);
         let val = self.resize(val, WIDTHS[k], false);
-        st.mem[k] = st.mem[k].store(a, &val);
+        let m = space.array(k);
+        st.mem[m] = st.mem[m].store(a, &val);
     }
 
-    /// Writes `contents` over the `n` bytes from `a` in every width's
-    /// array (zeroes, or fresh values for input: arbitrary, not havoc
-    /// symbols) and records the span for the byte replay; only while
-    /// recording, and for at most [`MAX_FILL`] bytes. Returns whether
-    /// it did.
+    /// Writes `contents` over the `n` bytes from `a` (a pointer's, in shared
+    /// memory) in every width's array (zeroes, or fresh values for input:
+    /// arbitrary, not havoc symbols) and records the span for the byte replay;
+    /// only while recording, and for at most [`MAX_FILL`] bytes. Returns
+    /// whether it did.
     pub fn fill(&self, st: &mut SymState, a: &BV, n: u64, contents: SpanContents) -> bool {
         if !self.recording()
             || n > MAX_FILL
@@ -176,32 +179,34 @@ impl Encoder<'_> {
             return false;
         }
         for (k, &w) in WIDTHS.iter().enumerate() {
+            let m = Space::Shared.array(k);
             for off in 0..n {
                 let v = match contents {
                     SpanContents::Input => self.fresh(w),
                     _ => BV::from_u64(0, w),
                 };
-                st.mem[k] = st.mem[k].store(&a.bvadd(self.caddr(off)), &v);
+                st.mem[m] = st.mem[m].store(&a.bvadd(self.caddr(off)), &v);
             }
         }
         self.note_span(a, self.caddr(n), contents);
         true
     }
 
-    /// Writes the `n` bytes from `a` outside an exact path check (a kernel
-    /// function that writes a span of constant length): a cell of any width
-    /// inside the span gets zero if `zeroes` (`memset(a, 0, n)`), a fresh
-    /// value otherwise; a cell that reaches over either end of the span
-    /// gets a fresh value. So whatever a later read of the span sees is
-    /// possible, and the rest of memory keeps its contents. Only for at
-    /// most [`MAX_FILL`] bytes at a fixed address (a global or local
-    /// object): stores at a symbolic address would make every later read
+    /// Writes the `n` bytes from `a` (a pointer's, in shared memory) outside an
+    /// exact path check (a kernel function that writes a span of constant
+    /// length): a cell of any width inside the span gets zero if `zeroes`
+    /// (`memset(a, 0, n)`), a fresh value otherwise; a cell that reaches over
+    /// either end of the span gets a fresh value. So whatever a later read of
+    /// the span sees is possible, and the rest of memory keeps its contents.
+    /// Only for at most [`MAX_FILL`] bytes at a fixed address (a global or
+    /// local object): stores at a symbolic address would make every later read
     /// a case split for the solver. Returns whether it did.
     pub fn overwrite_span(&self, st: &mut SymState, a: &BV, n: u64, zeroes: bool) -> bool {
         let Some(a) = super::fold::value(a).filter(|_| n <= MAX_FILL) else {
             return false;
         };
         for (k, &w) in WIDTHS.iter().enumerate() {
+            let m = Space::Shared.array(k);
             let bytes = u64::from(w / 8);
             // Cells start from `bytes - 1` before the span to its last byte.
             for start in 0..n + bytes - 1 {
@@ -212,32 +217,34 @@ impl Encoder<'_> {
                     self.fresh(w)
                 };
                 let at = self.caddr(a.wrapping_add(start).wrapping_sub(bytes - 1));
-                st.mem[k] = st.mem[k].store(&at, &v);
+                st.mem[m] = st.mem[m].store(&at, &v);
             }
         }
         true
     }
 
-    /// Copies the `n` bytes from `src` to `dst` (`memcpy`, `memmove`) in
-    /// every width's array, at every offset where a cell fits inside them
-    /// (all cells are read before any is written), and records the span
-    /// for the byte replay ([`SpanContents::Copied`]); for at most
-    /// [`MAX_FILL`] bytes. Under the encoding's type-based separation this
-    /// is the copy itself: a read of the destination in any width sees what
-    /// the same read of the source saw. Returns whether it did.
+    /// Copies the `n` bytes from `src` to `dst` (`memcpy`, `memmove`; both
+    /// pointers, in shared memory) in every width's array, at every offset
+    /// where a cell fits inside them (all cells are read before any is
+    /// written), and records the span for the byte replay
+    /// ([`SpanContents::Copied`]); for at most [`MAX_FILL`] bytes. Under the
+    /// encoding's type-based separation this is the copy itself: a read of the
+    /// destination in any width sees what the same read of the source saw.
+    /// Returns whether it did.
     pub fn copy(&self, st: &mut SymState, dst: &BV, src: &BV, n: u64) -> bool {
         if n > MAX_FILL {
             return false;
         }
         let mut cells = Vec::new();
         for (k, &w) in WIDTHS.iter().enumerate() {
+            let m = Space::Shared.array(k);
             for off in (0..n).take_while(|off| off + u64::from(w / 8) <= n) {
-                let v = read_over_writes(&st.mem[k], &src.bvadd(self.caddr(off)));
-                cells.push((k, off, v));
+                let v = read_over_writes(&st.mem[m], &src.bvadd(self.caddr(off)));
+                cells.push((m, off, v));
             }
         }
-        for (k, off, v) in cells {
-            st.mem[k] = st.mem[k].store(&dst.bvadd(self.caddr(off)), &v);
+        for (m, off, v) in cells {
+            st.mem[m] = st.mem[m].store(&dst.bvadd(self.caddr(off)), &v);
         }
         self.note_span(dst, self.caddr(n), SpanContents::Copied(src.clone()));
         true

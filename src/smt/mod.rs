@@ -8,7 +8,16 @@
 //! registers (a map from variable to term); every other variable (address
 //! taken, aggregate, array) gets a fixed concrete address, functions and
 //! string literals too, in disjoint regions. Memory is one array per access
-//! width (8/16/32/64/128 bits) from addresses to values. A read
+//! width (8/16/32/64/128 bits) from addresses to values, in each of two
+//! spaces ([`Space`]): *private* memory holds the variables whose address
+//! the program never takes (aggregates and arrays used only by name,
+//! member and index), which no pointer can reach; *shared* memory holds
+//! everything else. An access uses the space of its lvalue's root, so a
+//! call outside the module, which can only write what pointers reach,
+//! havocs shared memory alone, and reads through pointers never look past
+//! writes to private variables. A counterexample whose model puts a
+//! pointer's access on a private variable's bytes is kept apart from them
+//! by the byte replay (below). A read
 //! looks through the latest writes to the same base address at other
 //! constant offsets before it becomes a `select`
 //! ([`memory::read_over_writes`]: an equivalent term with fewer case splits
@@ -48,7 +57,8 @@
 //!   again without;
 //! - body-less functions return a fresh value (the front end's
 //!   `FunctionKind`); one that receives a pointer or array argument may
-//!   write through it, so all memory becomes havoc arrays (path havocked);
+//!   write through it, so all shared memory becomes havoc arrays (path
+//!   havocked; private memory keeps its contents);
 //!   allocation functions (`malloc`, `kmalloc`, `kzalloc`, `calloc`, ...)
 //!   return NULL or the next object of a bump allocator in a heap region
 //!   (distinct along a path; see [`Encoder::allocate`]); heap contents are
@@ -69,7 +79,7 @@
 //!   constant length up to [`MAX_FILL`] bytes at a fixed address, leaves
 //!   the rest of memory alone: every cell that overlaps the span gets a
 //!   fresh value ([`Encoder::overwrite_span`]), zero inside the span for
-//!   `memset(p, 0, n)`; any other span makes all memory havoc arrays, as
+//!   `memset(p, 0, n)`; any other span makes shared memory havoc arrays, as
 //!   for any other writing function (an exact path check records the span
 //!   as a clobber, above);
 //! - `memcpy` and `memmove` (also as `__builtin_memcpy`) of a constant
@@ -126,7 +136,7 @@ pub use kernel::{copies_from_user, is_allocator, may_write_through_pointers};
 pub use memory::{Allocation, MAX_FILL};
 pub use modes::LdvAssumption;
 pub use solver::{incremental_solver, solver_until, work_limit, QueryLimit};
-pub use state::SymState;
+pub use state::{Space, SymState};
 pub use symbols::HavocScan;
 
 #[cfg(test)]

@@ -1,7 +1,8 @@
 //! The symbolic state of one path ([`SymState`]) and where the encoding
 //! puts things: register values, one memory array per access width
-//! ([`WIDTHS`]), the concrete address regions of objects, string
-//! literals, functions and the heap ([`Regions`], by data model).
+//! ([`WIDTHS`]) in each memory [`Space`], the concrete address regions of
+//! objects, string literals, functions and the heap ([`Regions`], by data
+//! model).
 
 use crate::hash::HashMap;
 use crate::ir::VarId;
@@ -102,7 +103,7 @@ pub(super) const HEAP_TOP: &str = "heaptop";
 #[derive(Clone)]
 pub struct SymState {
     pub regs: HashMap<VarId, BV>,
-    /// Memory per width class (index of [`WIDTHS`]).
+    /// Memory per space and width class ([`Space::array`]).
     pub mem: Vec<Array>,
     /// False once the path used an over-approximating operation.
     pub exact: bool,
@@ -131,6 +132,38 @@ impl SymState {
 
 /// The access widths in bits, one memory array each.
 pub(super) const WIDTHS: [u32; 5] = [8, 16, 32, 64, 128];
+
+/// The two memories of the encoding. No pointer the program makes can
+/// address a variable whose address it never takes (an aggregate or array
+/// used only by name, member and index): such variables live in *private*
+/// memory, which no call of a function outside the module can write, and
+/// everything else (the heap, string literals, variables whose address is
+/// taken) in *shared* memory. An access goes to the space of the lvalue's
+/// root: a variable's own, or shared through a pointer.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Space {
+    Shared,
+    Private,
+}
+
+impl Space {
+    /// The index in [`SymState::mem`] of this space's array of width class
+    /// `k`.
+    pub(super) fn array(self, k: usize) -> usize {
+        match self {
+            Space::Shared => k,
+            Space::Private => WIDTHS.len() + k,
+        }
+    }
+
+    /// The canonical name of this space's array of `w`-bit cells.
+    pub(super) fn array_name(self, w: u32) -> String {
+        match self {
+            Space::Shared => format!("mem{w}"),
+            Space::Private => format!("pmem{w}"),
+        }
+    }
+}
 
 /// The index in [`WIDTHS`] of the array a `w`-bit access uses.
 pub(super) fn width_class(w: u32) -> usize {

@@ -426,7 +426,7 @@ fn pointer_writes(
                     crate::smt::fold::value(&v) == Some(0)
                 });
             if !n.is_some_and(|n| enc.overwrite_span(st, &c.dst, n, zeroes)) {
-                enc.havoc_memory(st);
+                enc.havoc_shared_memory(st);
             }
         }
         if let (Some(l), true) = (lhs, c.returns_dst) {
@@ -437,7 +437,7 @@ fn pointer_writes(
             return PointerWrites::Done(Post::writing(Some(c.dst)));
         }
     } else if writes || !enc.assume_ldv(LdvAssumption::ExternalKeepsMemory) {
-        enc.havoc_memory(st);
+        enc.havoc_shared_memory(st);
     }
     PointerWrites::Continue {
         length_result,

@@ -1,11 +1,11 @@
 //! The symbols of the encoding and how their names tell them apart:
 //! canonical symbols (a register's or memory's value where a symbolic state
-//! started: `v<var>`, `mem<w>`, `heaptop`, `layout`), fresh values
-//! (`nd<n>`) and havoc symbols (`hv<n>`, `mem<w>_h<n>`: values the encoding
-//! does not model), and [`HavocScan`], which finds the terms that mention
+//! started: `v<var>`, `mem<w>` and `pmem<w>` (shared and private memory),
+//! `heaptop`, `layout`), fresh values (`nd<n>`) and havoc symbols (`hv<n>`,
+//! `mem<w>_h<n>`, `pmem<w>_h<n>`: values the encoding does not model), and [`HavocScan`], which finds the terms that mention
 //! havoc symbols.
 
-use super::state::{HEAP_TOP, WIDTHS};
+use super::state::{Space, HEAP_TOP, WIDTHS};
 use super::{layout, Encoder, SymState};
 use crate::hash::HashMap;
 use crate::ir::VarId;
@@ -107,7 +107,7 @@ impl Encoder<'_> {
         name == HEAP_TOP
             || name == layout::LAYOUT
             || name.strip_prefix('v').is_some_and(all_digits)
-            || name.strip_prefix("mem").is_some_and(all_digits)
+            || memory_array_width(name).is_some_and(all_digits)
     }
 
     /// The number of the next fresh symbol.
@@ -137,28 +137,44 @@ impl Encoder<'_> {
     pub fn is_havoc_symbol(name: &str) -> bool {
         name == layout::LAYOUT
             || name.strip_prefix("hv").is_some_and(all_digits)
-            || name
-                .strip_prefix("mem")
+            || memory_array_width(name)
                 .and_then(|r| r.split_once("_h"))
                 .is_some_and(|(w, n)| all_digits(w) && all_digits(n))
     }
 
-    /// Every memory cell gets an arbitrary value (a call that may write
-    /// through the pointers it receives): fresh havoc arrays.
+    /// Every memory cell of both spaces gets an arbitrary value (a
+    /// recursive call cut that may write memory): fresh havoc arrays.
     pub fn havoc_memory(&self, st: &mut SymState) {
+        self.havoc_spaces(st, &[Space::Shared, Space::Private]);
+    }
+
+    /// Every cell of shared memory gets an arbitrary value (a call of a
+    /// function outside the module that may write through the pointers it
+    /// receives): fresh havoc arrays. Private memory keeps its contents:
+    /// no pointer reaches it ([`Space`]).
+    pub fn havoc_shared_memory(&self, st: &mut SymState) {
+        self.havoc_spaces(st, &[Space::Shared]);
+    }
+
+    fn havoc_spaces(&self, st: &mut SymState, spaces: &[Space]) {
         let n = self.next_fresh();
         st.havocked = true;
-        st.mem = WIDTHS
-            .iter()
-            .map(|&w| {
-                Array::new_const(
-                    format!("mem{w}_h{n}"),
+        for &s in spaces {
+            for (k, &w) in WIDTHS.iter().enumerate() {
+                st.mem[s.array(k)] = Array::new_const(
+                    format!("{}_h{n}", s.array_name(w)),
                     &Sort::bitvector(self.regions.bits),
                     &Sort::bitvector(w),
-                )
-            })
-            .collect();
+                );
+            }
+        }
     }
+}
+
+/// What follows the prefix of a memory array's name (`mem` or `pmem`).
+fn memory_array_width(name: &str) -> Option<&str> {
+    name.strip_prefix("mem")
+        .or_else(|| name.strip_prefix("pmem"))
 }
 
 #[cfg(test)]
@@ -166,11 +182,11 @@ mod tests {
     #[test]
     fn havoc_symbols_are_told_apart_from_inputs_and_canonical_symbols() {
         use super::super::Encoder;
-        for name in ["hv0", "hv123", "mem8_h4", "mem128_h17"] {
+        for name in ["hv0", "hv123", "mem8_h4", "mem128_h17", "pmem64_h2"] {
             assert!(Encoder::is_havoc_symbol(name), "{name}");
         }
         for name in [
-            "nd3", "v12", "mem8", "heaptop", "hv", "mem8_h", "hvx1", "mem_h2",
+            "nd3", "v12", "mem8", "pmem8", "heaptop", "hv", "mem8_h", "hvx1", "mem_h2",
         ] {
             assert!(!Encoder::is_havoc_symbol(name), "{name}");
         }
