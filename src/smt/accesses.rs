@@ -20,7 +20,8 @@ pub struct MemoryAccess {
     pub address: BV,
     pub bytes: u32,
     pub write: bool,
-    /// The memory the access used (spans are always shared).
+    /// The memory space the access used (spans are always shared: their
+    /// start is a pointer's).
     pub space: Space,
     /// A write of unknown bytes by a kernel function (`memcpy`,
     /// `sprintf`, ...) over this many bytes from `address` (as wide as an address; its

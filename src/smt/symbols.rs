@@ -2,8 +2,8 @@
 //! canonical symbols (a register's or memory's value where a symbolic state
 //! started: `v<var>`, `mem<w>` and `pmem<w>` (shared and private memory),
 //! `heaptop`, `layout`), fresh values (`nd<n>`) and havoc symbols (`hv<n>`,
-//! `mem<w>_h<n>`, `pmem<w>_h<n>`: values the encoding does not model), and [`HavocScan`], which finds the terms that mention
-//! havoc symbols.
+//! `mem<w>_h<n>`, `pmem<w>_h<n>`: values the encoding does not model), and
+//! [`HavocScan`], which finds the terms that mention havoc symbols.
 
 use super::state::{Space, HEAP_TOP, WIDTHS};
 use super::{layout, Encoder, SymState};
@@ -156,6 +156,8 @@ impl Encoder<'_> {
         self.havoc_spaces(st, &[Space::Shared]);
     }
 
+    /// Fresh havoc arrays (`mem<w>_h<n>`, `pmem<w>_h<n>`, one `n` for the
+    /// call) for every width of `spaces`.
     fn havoc_spaces(&self, st: &mut SymState, spaces: &[Space]) {
         let n = self.next_fresh();
         st.havocked = true;
