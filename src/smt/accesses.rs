@@ -382,7 +382,7 @@ impl Encoder<'_> {
     /// That the initial byte array holds the bytes of string literal `i`
     /// and its terminating NUL, as the start function would write them.
     pub fn literal_in_initial_memory(&self, i: u32, bytes: &[u8]) -> Bool {
-        let mem = &self.initial().mem[0];
+        let mem = &self.canonical_memory()[Space::Shared.array(0)];
         let base = self.regions.str + u64::from(i) * self.regions.str_slot;
         let each: Vec<Bool> = bytes
             .iter()
@@ -560,11 +560,7 @@ mod tests {
         );
         let unfixed = [MemoryAccess {
             address: BV::new_const("p", 64),
-            bytes: 8,
-            write: false,
-            space: Space::Shared,
-            clobber: None,
-            contents: SpanContents::Unknown,
+            ..acc(0, 8, r)
         }];
         assert_eq!(
             inconsistent_access(&unfixed, &model),

@@ -3,7 +3,7 @@
 //! a call cut for recursion, and the term helpers the encoding builds on
 //! (widths, shared numerals, resizing).
 
-use super::state::{low_bits, Regions, Space, VAR_REGION, WIDTHS};
+use super::state::{low_bits, Regions, Space, SPACES, VAR_REGION};
 use super::{deferred_reads, fixed_writes, LdvAssumption, MemoryAccess, SymState};
 use crate::cfa::Program;
 use crate::hash::HashMap;
@@ -153,9 +153,22 @@ impl<'p> Encoder<'p> {
     /// The state where execution starts: registers and memory are their
     /// canonical symbols.
     pub fn initial(&self) -> SymState {
-        let mem = [Space::Shared, Space::Private]
+        SymState {
+            regs: HashMap::default(),
+            mem: self.canonical_memory(),
+            exact: true,
+            sound: true,
+            havocked: false,
+            heap_top: None,
+        }
+    }
+
+    /// The canonical memory arrays (`mem<w>`, `pmem<w>`), in the order of
+    /// [`SymState::mem`].
+    pub(super) fn canonical_memory(&self) -> Vec<Array> {
+        SPACES
             .iter()
-            .flat_map(|&s| WIDTHS.iter().map(move |&w| (s, w)))
+            .flat_map(|s| s.arrays().map(move |(_, w)| (s, w)))
             .map(|(s, w)| {
                 Array::new_const(
                     s.array_name(w),
@@ -163,15 +176,7 @@ impl<'p> Encoder<'p> {
                     &Sort::bitvector(w),
                 )
             })
-            .collect();
-        SymState {
-            regs: HashMap::default(),
-            mem,
-            exact: true,
-            sound: true,
-            havocked: false,
-            heap_top: None,
-        }
+            .collect()
     }
 
     /// What a call with `effects` may do: the globals it assigns get fresh

@@ -178,8 +178,7 @@ impl Encoder<'_> {
         {
             return false;
         }
-        for (k, &w) in WIDTHS.iter().enumerate() {
-            let m = Space::Shared.array(k);
+        for (m, w) in Space::Shared.arrays() {
             for off in 0..n {
                 let v = match contents {
                     SpanContents::Input => self.fresh(w),
@@ -205,8 +204,7 @@ impl Encoder<'_> {
         let Some(a) = super::fold::value(a).filter(|_| n <= MAX_FILL) else {
             return false;
         };
-        for (k, &w) in WIDTHS.iter().enumerate() {
-            let m = Space::Shared.array(k);
+        for (m, w) in Space::Shared.arrays() {
             let bytes = u64::from(w / 8);
             // Cells start from `bytes - 1` before the span to its last byte.
             for start in 0..n + bytes - 1 {
@@ -236,8 +234,7 @@ impl Encoder<'_> {
             return false;
         }
         let mut cells = Vec::new();
-        for (k, &w) in WIDTHS.iter().enumerate() {
-            let m = Space::Shared.array(k);
+        for (m, w) in Space::Shared.arrays() {
             for off in (0..n).take_while(|off| off + u64::from(w / 8) <= n) {
                 let v = read_over_writes(&st.mem[m], &src.bvadd(self.caddr(off)));
                 cells.push((m, off, v));

@@ -100,8 +100,8 @@
 //! - division by zero and signed overflow follow Z3's total bit-vector
 //!   semantics (wrap-around), as compiled code behaves in practice.
 //!
-//! Files: `state.rs` (the [`SymState`], widths, memory spaces, address regions),
-//! `encoder.rs` (the [`Encoder`], its construction and term helpers),
+//! Files: `state.rs` (the [`SymState`], widths, memory spaces, address
+//! regions), `encoder.rs` (the [`Encoder`], its construction and term helpers),
 //! `expr.rs` (expressions, reads, writes, assignments), `memory.rs` (reads
 //! over writes, loads and stores, spans, the heap), `symbols.rs`
 //! (canonical, fresh and havoc symbols, [`HavocScan`]), `accesses.rs`

@@ -133,6 +133,9 @@ impl SymState {
 /// The access widths in bits, one memory array each.
 pub(super) const WIDTHS: [u32; 5] = [8, 16, 32, 64, 128];
 
+/// Both memory spaces.
+pub(super) const SPACES: [Space; 2] = [Space::Shared, Space::Private];
+
 /// The two memories of the encoding. No pointer the program makes can
 /// address a variable whose address it never takes (an aggregate or array
 /// used only by name, member and index): such variables live in *private*
@@ -154,6 +157,15 @@ impl Space {
             Space::Shared => k,
             Space::Private => WIDTHS.len() + k,
         }
+    }
+
+    /// This space's arrays: their index in [`SymState::mem`] and the width
+    /// of their cells.
+    pub(super) fn arrays(self) -> impl Iterator<Item = (usize, u32)> {
+        WIDTHS
+            .iter()
+            .enumerate()
+            .map(move |(k, &w)| (self.array(k), w))
     }
 
     /// The canonical name of this space's array of `w`-bit cells.

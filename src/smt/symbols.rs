@@ -5,7 +5,7 @@
 //! `mem<w>_h<n>`, `pmem<w>_h<n>`: values the encoding does not model), and
 //! [`HavocScan`], which finds the terms that mention havoc symbols.
 
-use super::state::{Space, HEAP_TOP, WIDTHS};
+use super::state::{Space, HEAP_TOP, SPACES};
 use super::{layout, Encoder, SymState};
 use crate::hash::HashMap;
 use crate::ir::VarId;
@@ -83,7 +83,7 @@ impl Encoder<'_> {
                 subst.push((Dynamic::from_ast(&c), Dynamic::from_ast(t)));
             }
         }
-        for (c, t) in self.initial().mem.iter().zip(&st.mem) {
+        for (c, t) in self.canonical_memory().iter().zip(&st.mem) {
             if c != t {
                 subst.push((Dynamic::from_ast(c), Dynamic::from_ast(t)));
             }
@@ -145,7 +145,7 @@ impl Encoder<'_> {
     /// Every memory cell of both spaces gets an arbitrary value (a
     /// recursive call cut that may write memory): fresh havoc arrays.
     pub fn havoc_memory(&self, st: &mut SymState) {
-        self.havoc_spaces(st, &[Space::Shared, Space::Private]);
+        self.havoc_spaces(st, &SPACES);
     }
 
     /// Every cell of shared memory gets an arbitrary value (a call of a
@@ -162,8 +162,8 @@ impl Encoder<'_> {
         let n = self.next_fresh();
         st.havocked = true;
         for &s in spaces {
-            for (k, &w) in WIDTHS.iter().enumerate() {
-                st.mem[s.array(k)] = Array::new_const(
+            for (m, w) in s.arrays() {
+                st.mem[m] = Array::new_const(
                     format!("{}_h{n}", s.array_name(w)),
                     &Sort::bitvector(self.regions.bits),
                     &Sort::bitvector(w),
