@@ -28,6 +28,13 @@ use z3::{SatResult, Solver};
 /// `core.minimize` runs when the core is read, with no limit, and took
 /// seconds for checks of milliseconds). Cores of more than
 /// [`MAX_MINIMIZED_CORE`] literals are left as they are.
+///
+/// The deletion checks run in a solver of their own, which takes over
+/// `solver`'s assertions: `solver` itself, after the check under all the
+/// literals, could spin on a later check while Z3's work count hardly
+/// moved (18 s of CPU for a thirtieth of the check's limit on a path of
+/// gigaset, `module_get_put`, where a fresh solver answered in 0.01 s), so
+/// no work limit stopped it and only the time limit did.
 pub fn minimal_core(
     solver: &Solver,
     params: z3::Params,
@@ -47,7 +54,11 @@ pub fn minimal_core(
     if core.len() <= 1 || core.len() > MAX_MINIMIZED_CORE {
         return (result, Some(core));
     }
-    solver.set_params(&crate::smt::work_limit(CORE_MINIMIZATION));
+    let deletion = Solver::new();
+    deletion.set_params(&crate::smt::work_limit(CORE_MINIMIZATION));
+    for a in solver.get_assertions() {
+        deletion.assert(&a);
+    }
     let mut k = 0;
     while k < core.len() && core.len() > 1 {
         let others: Vec<Bool> = core
@@ -56,7 +67,8 @@ pub fn minimal_core(
             .filter(|&(n, _)| n != k)
             .map(|(_, &i)| literals[i].clone())
             .collect();
-        if crate::smt::interrupt::checking(|| solver.check_assumptions(&others)) == SatResult::Unsat
+        if crate::smt::interrupt::checking(|| deletion.check_assumptions(&others))
+            == SatResult::Unsat
         {
             core.remove(k);
         } else {
