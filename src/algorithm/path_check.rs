@@ -800,12 +800,28 @@ fn havoc_imprecision(
         .collect();
     // An access whose address depends on a havoc value may overlap
     // others in real memory in ways the arrays do not show, whatever
-    // the path condition says.
+    // the path condition says: such an address must come out the same
+    // for every value of the havoc symbols. An address may mention one
+    // without depending on it, e.g. a read over a store chain holding a
+    // pointer's integer view (`timer.data = (unsigned long)sl`) at a
+    // cell other than the one read.
     let mut scan = crate::smt::HavocScan::default();
-    if let Some(i) = accesses
+    let pinned: Vec<(usize, BV)> = accesses
         .iter()
-        .position(|a| scan.mentions_havoc(&resolved(&Dynamic::from_ast(&a.address))))
-    {
+        .enumerate()
+        .filter_map(|(i, a)| {
+            let address = resolved(&Dynamic::from_ast(&a.address));
+            scan.mentions_havoc(&address)
+                .then(|| (i, address.as_bv().expect("an address")))
+        })
+        .collect();
+    let addresses: Vec<BV> = pinned.iter().map(|(_, a)| a.clone()).collect();
+    let independent =
+        independent_of_havoc(&conditions, &addresses, Some(model), q.deadline, &mut scan);
+    if let (Some(&(i, _)), SatResult::Sat | SatResult::Unknown) = (pinned.first(), independent) {
+        if independent == SatResult::Unknown && q.deadline.passed() {
+            return Some(PathCheck::Unknown);
+        }
         let step = Separations::place(&execution.access_ends, i).0;
         let at = q
             .path
@@ -819,11 +835,16 @@ fn havoc_imprecision(
             .as_ref()
             .map(|h| format!(", unmodelled since {h}"))
             .unwrap_or_default();
+        let how = if independent == SatResult::Sat {
+            "depends"
+        } else {
+            "may depend"
+        };
         return Some(PathCheck::Imprecise(Some(format!(
-            "{at}, whose address depends on values the encoding does not model{since}"
+            "{at}, whose address {how} on values the encoding does not model{since}"
         ))));
     }
-    match independent_of_havoc(&conditions, Some(model), q.deadline, &mut scan) {
+    match independent {
         SatResult::Unsat => None,
         // Cut short by the run's deadline, not by the check's own work
         // limit: undecided, as any check the budget ends (a verdict does
@@ -882,8 +903,10 @@ fn trace_infeasibility(conditions: &[Bool], steps: &[usize], path: &[Transition]
 
 /// Whether the conjunction of `conditions`, with the model's values for its
 /// bit-vector constants, can change its value when its havoc symbols
-/// (values the encoding does not model) change: `Unsat` if it cannot, so
-/// the path is feasible whatever the real values are.
+/// (values the encoding does not model) change, or any of the `pinned`
+/// terms (access addresses) its value: `Unsat` if none can, so the path
+/// is feasible, and touches the same addresses, whatever the real values
+/// are.
 ///
 /// Checked as `x = M(x) ∧ φ(x, m, h) ∧ ¬φ(x, m, h')` with a fresh copy `h'`
 /// of the havoc symbols `h`, where `x` are the bit-vector constants (inputs
@@ -891,13 +914,15 @@ fn trace_infeasibility(conditions: &[Bool], steps: &[usize], path: &[Transition]
 /// iff `φ(M(x), m, h)` implies `φ(M(x), m, h')` for all `m`, `h`, `h'`. The
 /// model satisfies `φ(M(x), M(m), M(h))`, so then `φ(M(x), M(m), h')` holds
 /// for the real values `h'` too. Only the conditions that mention a havoc
-/// symbol need negating. At most [`HAVOC_CHECK_LIMIT`] of work, and not
+/// symbol need negating; a pinned term `a` adds `a(x, m, h) = a(x, m, h')`
+/// to the negated conjunction. At most [`HAVOC_CHECK_LIMIT`] of work, and not
 /// past `deadline`.
 /// `scan` may already know terms (the path's access addresses, which
 /// share the conditions' memory store chains) and learns the conditions';
 /// the constants of all of them are the ones fixed or copied.
 fn independent_of_havoc(
     conditions: &[Bool],
+    pinned: &[BV],
     model: Option<&z3::Model>,
     deadline: Deadline,
     scan: &mut crate::smt::HavocScan,
@@ -913,7 +938,7 @@ fn independent_of_havoc(
         }
         solver.assert(c);
     }
-    if dependent.is_empty() {
+    if dependent.is_empty() && pinned.is_empty() {
         return SatResult::Unsat;
     }
     let (havocs, inputs) = scan.constants();
@@ -931,8 +956,10 @@ fn independent_of_havoc(
         .map(|h| Dynamic::fresh_const("hvcopy", &h.get_sort()))
         .collect();
     let pairs: Vec<(&Dynamic, &Dynamic)> = havocs.iter().zip(&copies).collect();
-    let refs: Vec<&Bool> = dependent.iter().collect();
-    solver.assert(Bool::and(&refs).substitute(&pairs).not());
+    let mut unchanged: Vec<Bool> = dependent.iter().map(|c| c.substitute(&pairs)).collect();
+    unchanged.extend(pinned.iter().map(|a| a.eq(&a.substitute(&pairs))));
+    let refs: Vec<&Bool> = unchanged.iter().collect();
+    solver.assert(Bool::and(&refs).not());
     let r = crate::smt::interrupt::checking(|| solver.check());
     if tracing() {
         eprintln!(
@@ -977,7 +1004,13 @@ mod tests {
     #[test]
     fn a_path_condition_free_of_havoc_symbols_is_independent_of_them() {
         let independent_of_havoc = |c: &[Bool], m: Option<&z3::Model>| {
-            independent_of_havoc(c, m, Deadline::NONE, &mut crate::smt::HavocScan::default())
+            independent_of_havoc(
+                c,
+                &[],
+                m,
+                Deadline::NONE,
+                &mut crate::smt::HavocScan::default(),
+            )
         };
         let x = BV::new_const("v1", 32);
         let h = BV::new_const("hv7", 32);
