@@ -938,6 +938,11 @@ fn independent_of_havoc(
         }
         solver.assert(c);
     }
+    // The scan learns the pinned terms' constants (it may know them already).
+    let pinned: Vec<&BV> = pinned
+        .iter()
+        .filter(|a| scan.mentions_havoc(&Dynamic::from_ast(*a)))
+        .collect();
     if dependent.is_empty() && pinned.is_empty() {
         return SatResult::Unsat;
     }
@@ -957,7 +962,7 @@ fn independent_of_havoc(
         .collect();
     let pairs: Vec<(&Dynamic, &Dynamic)> = havocs.iter().zip(&copies).collect();
     let mut unchanged: Vec<Bool> = dependent.iter().map(|c| c.substitute(&pairs)).collect();
-    unchanged.extend(pinned.iter().map(|a| a.eq(&a.substitute(&pairs))));
+    unchanged.extend(pinned.iter().map(|&a| a.eq(a.substitute(&pairs))));
     let refs: Vec<&Bool> = unchanged.iter().collect();
     solver.assert(Bool::and(&refs).not());
     let r = crate::smt::interrupt::checking(|| solver.check());
@@ -1038,6 +1043,37 @@ mod tests {
             independent_of_havoc(&either, Some(&model)),
             SatResult::Unsat
         );
+    }
+
+    #[test]
+    fn an_address_that_mentions_a_havoc_value_may_still_not_depend_on_it() {
+        let pinned = |a: &BV, m: Option<&z3::Model>| {
+            independent_of_havoc(
+                &[],
+                std::slice::from_ref(a),
+                m,
+                Deadline::NONE,
+                &mut crate::smt::HavocScan::default(),
+            )
+        };
+        // A pointer's integer view (a havoc value) stored at 4096, and a
+        // read of a pointer at the input address p over that store.
+        let p = BV::new_const("v2", 64);
+        let view = BV::new_const("hv8", 64);
+        let mem =
+            z3::ast::Array::new_const("mem64", &z3::Sort::bitvector(64), &z3::Sort::bitvector(64));
+        let stored = mem.store(&BV::from_u64(4096, 64), &view);
+        let read = stored.select(&p).as_bv().expect("a pointer");
+        // For p = 4096 the address read is the view itself.
+        assert_eq!(pinned(&read, None), SatResult::Sat);
+        let solver = Solver::new();
+        solver.assert(p.eq(BV::from_u64(8192, 64)));
+        assert_eq!(solver.check(), SatResult::Sat);
+        let model = solver.get_model().expect("a model");
+        // For the model's p = 8192 it is the same whatever the view is.
+        assert_eq!(pinned(&read, Some(&model)), SatResult::Unsat);
+        // An address computed from the view depends on it for any p.
+        assert_eq!(pinned(&read.bvadd(&view), Some(&model)), SatResult::Sat);
     }
 
     #[test]
