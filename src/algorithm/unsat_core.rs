@@ -32,7 +32,7 @@ use z3::{SatResult, Solver};
 /// The deletion checks run in a solver of their own, which takes over
 /// `solver`'s assertions: `solver` itself, after the check under all the
 /// literals, could spin on a later check while Z3's work count hardly
-/// moved (18 s of CPU for a thirtieth of the check's limit on a path of
+/// moved (18 s of CPU for a sixth of the check's limit on a path of
 /// gigaset, `module_get_put`, where a fresh solver answered in 0.01 s), so
 /// no work limit stopped it and only the time limit did.
 pub fn minimal_core(
