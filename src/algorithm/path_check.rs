@@ -1006,17 +1006,15 @@ mod tests {
     use super::*;
     use z3::ast::BV;
 
+    /// [`independent_of_havoc`] without a deadline, with a fresh scan.
+    fn independent(c: &[Bool], pinned: &[BV], m: Option<&z3::Model>) -> SatResult {
+        let mut scan = crate::smt::HavocScan::default();
+        independent_of_havoc(c, pinned, m, Deadline::NONE, &mut scan)
+    }
+
     #[test]
     fn a_path_condition_free_of_havoc_symbols_is_independent_of_them() {
-        let independent_of_havoc = |c: &[Bool], m: Option<&z3::Model>| {
-            independent_of_havoc(
-                c,
-                &[],
-                m,
-                Deadline::NONE,
-                &mut crate::smt::HavocScan::default(),
-            )
-        };
+        let independent_of_havoc = |c: &[Bool], m: Option<&z3::Model>| independent(c, &[], m);
         let x = BV::new_const("v1", 32);
         let h = BV::new_const("hv7", 32);
         let mem =
@@ -1047,15 +1045,7 @@ mod tests {
 
     #[test]
     fn an_address_that_mentions_a_havoc_value_may_still_not_depend_on_it() {
-        let pinned = |a: &BV, m: Option<&z3::Model>| {
-            independent_of_havoc(
-                &[],
-                std::slice::from_ref(a),
-                m,
-                Deadline::NONE,
-                &mut crate::smt::HavocScan::default(),
-            )
-        };
+        let pinned = |a: &BV, m: Option<&z3::Model>| independent(&[], std::slice::from_ref(a), m);
         // A pointer's integer view (a havoc value) stored at 4096, and a
         // read of a pointer at the input address p over that store.
         let p = BV::new_const("v2", 64);
