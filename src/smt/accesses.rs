@@ -382,7 +382,7 @@ impl Encoder<'_> {
     /// That the initial byte array holds the bytes of string literal `i`
     /// and its terminating NUL, as the start function would write them.
     pub fn literal_in_initial_memory(&self, i: u32, bytes: &[u8]) -> Bool {
-        let mem = &self.canonical_memory()[Space::Shared.array(0)];
+        let mem = &self.memory_array(Space::Shared.array_name(8), 8);
         let base = self.regions.str + u64::from(i) * self.regions.str_slot;
         let each: Vec<Bool> = bytes
             .iter()
@@ -548,16 +548,13 @@ mod tests {
         assert_eq!(inconsistent_access(&rewritten, &model), None);
         // The same cell in the two spaces is two arrays: a pointer that
         // meets a private variable's cell is kept apart from it.
-        let across_spaces = [private(0x500, 8, w), acc(0x500, 8, r)];
-        assert_eq!(
-            inconsistent_access(&across_spaces, &model),
-            Some((1, Some(0)))
-        );
-        let private_after_initial = [acc(0x600, 4, r), private(0x600, 4, r)];
-        assert_eq!(
-            inconsistent_access(&private_after_initial, &model),
-            Some((1, Some(0)))
-        );
+        let across_spaces = [
+            [private(0x500, 8, w), acc(0x500, 8, r)],
+            [acc(0x600, 4, r), private(0x600, 4, r)],
+        ];
+        for pair in &across_spaces {
+            assert_eq!(inconsistent_access(pair, &model), Some((1, Some(0))));
+        }
         let unfixed = [MemoryAccess {
             address: BV::new_const("p", 64),
             ..acc(0, 8, r)

@@ -169,14 +169,17 @@ impl<'p> Encoder<'p> {
         SPACES
             .iter()
             .flat_map(|s| s.arrays().map(move |(_, w)| (s, w)))
-            .map(|(s, w)| {
-                Array::new_const(
-                    s.array_name(w),
-                    &Sort::bitvector(self.regions.bits),
-                    &Sort::bitvector(w),
-                )
-            })
+            .map(|(s, w)| self.memory_array(s.array_name(w), w))
             .collect()
+    }
+
+    /// The memory array named `name`, from addresses to `w`-bit cells.
+    pub(super) fn memory_array(&self, name: String, w: u32) -> Array {
+        Array::new_const(
+            name,
+            &Sort::bitvector(self.regions.bits),
+            &Sort::bitvector(w),
+        )
     }
 
     /// What a call with `effects` may do: the globals it assigns get fresh

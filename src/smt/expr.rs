@@ -204,9 +204,7 @@ impl Encoder<'_> {
             let s = src.bvadd(self.caddr(off));
             let d = dst.bvadd(self.caddr(off));
             let v = self.load(st, k, &s, from);
-            self.note_access(&d, k, true, to);
-            let m = to.array(k);
-            st.mem[m] = st.mem[m].store(&d, &v);
+            self.store(st, &d, w, v, to);
         }
         None
     }

@@ -9,8 +9,7 @@ use super::state::{Space, HEAP_TOP, SPACES};
 use super::{layout, Encoder, SymState};
 use crate::hash::HashMap;
 use crate::ir::VarId;
-use z3::ast::{Array, BV};
-use z3::Sort;
+use z3::ast::BV;
 
 /// Whether `s` is a non-empty run of decimal digits (symbol numbers).
 fn all_digits(s: &str) -> bool {
@@ -163,11 +162,7 @@ impl Encoder<'_> {
         st.havocked = true;
         for &s in spaces {
             for (m, w) in s.arrays() {
-                st.mem[m] = Array::new_const(
-                    format!("{}_h{n}", s.array_name(w)),
-                    &Sort::bitvector(self.regions.bits),
-                    &Sort::bitvector(w),
-                );
+                st.mem[m] = self.memory_array(format!("{}_h{n}", s.array_name(w)), w);
             }
         }
     }
